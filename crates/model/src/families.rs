@@ -1,0 +1,1 @@
+//! Generators for the thesis benchmark families of Petri nets.

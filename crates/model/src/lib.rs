@@ -1,0 +1,111 @@
+//! The neutral discrete-state model (thesis Definition 5) and Petri nets (Definition 6).
+//!
+//! A [`Model`] is a sequence of levels `1..=K` (index 0 of every vector is level 1, the bottom),
+//! each with a local state space that may grow, and a set of [`Event`]s. Each event has a
+//! support (the levels it reads or writes) and a `top` (its highest support level); its
+//! next-state function is the product of one [`LocalFn`] per support level. Levels outside the
+//! support are left unchanged (identity).
+//!
+//! Petri nets ([`PetriNet`]) are lowered to a `Model` with one place per level, the local state
+//! being the token count itself (so local domains grow naturally as tokens appear).
+//! This crate knows nothing of decision diagrams or of any file format.
+
+pub mod families;
+pub mod order;
+pub mod petri;
+
+pub use petri::{Arc, PetriNet, Place, Transition};
+
+/// One level of the model (a state variable).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Display name (a place id, a PRISM variable).
+    pub name: String,
+    /// Known upper bound on the local state index, if the model declares one (PRISM ranges).
+    /// `None` means unbounded: the domain grows as states are discovered (Petri nets).
+    pub bound: Option<u32>,
+}
+
+/// The local next-state function of one event at one level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocalFn {
+    /// Petri-net style: enabled in local state `i` iff `i >= need` and `i < inhibit`;
+    /// then the new local state is `i + delta`.
+    Petri { need: u32, inhibit: u32, delta: i64 },
+}
+
+impl LocalFn {
+    /// The successor of local state `i`, or `None` when the event is disabled there.
+    #[inline]
+    pub fn fire(&self, i: u32) -> Option<u32> {
+        match *self {
+            LocalFn::Petri { need, inhibit, delta } => {
+                if i >= need && i < inhibit {
+                    let j = i as i64 + delta;
+                    u32::try_from(j).ok()
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Is the event enabled in local state `i` at this level?
+    #[inline]
+    pub fn enabled(&self, i: u32) -> bool {
+        match *self {
+            LocalFn::Petri { need, inhibit, .. } => i >= need && i < inhibit,
+        }
+    }
+
+    /// Does this local function leave every enabled local state unchanged (a pure guard)?
+    pub fn is_guard(&self) -> bool {
+        match *self {
+            LocalFn::Petri { delta, .. } => delta == 0,
+        }
+    }
+}
+
+/// An event: a product of local functions over its support.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub name: String,
+    /// `(level, local function)` pairs, sorted by level, highest first; levels are 1-based.
+    pub parts: Vec<(usize, LocalFn)>,
+}
+
+impl Event {
+    /// Top(e): the highest level in the support (0 for an event with empty support).
+    pub fn top(&self) -> usize {
+        self.parts.first().map_or(0, |p| p.0)
+    }
+    /// The lowest level in the support (0 for an empty support).
+    pub fn bottom(&self) -> usize {
+        self.parts.last().map_or(0, |p| p.0)
+    }
+}
+
+/// A discrete-state model in the thesis's structured form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Levels `1..=K`: `levels[k-1]` is level `k`.
+    pub levels: Vec<Level>,
+    /// The initial state: local state index per level (`initial[k-1]` for level `k`).
+    pub initial: Vec<u32>,
+    pub events: Vec<Event>,
+}
+
+impl Model {
+    pub fn num_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Events partitioned by Top: `by_top[k]` lists the events with `top() == k` (`k` in `0..=K`).
+    pub fn events_by_top(&self) -> Vec<Vec<usize>> {
+        let mut by_top = vec![Vec::new(); self.levels.len() + 1];
+        for (i, e) in self.events.iter().enumerate() {
+            by_top[e.top()].push(i);
+        }
+        by_top
+    }
+}

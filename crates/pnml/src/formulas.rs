@@ -1,0 +1,1 @@
+//! The MCC formula XML reader (owned by the logic front-end work).

@@ -1,0 +1,6 @@
+//! PNML front-end: reads Place/Transition nets as the Model Checking Contest ships them,
+//! writes PNML, and reads the contest's formula XML files.
+
+pub mod formulas;
+pub mod reader;
+pub mod writer;
