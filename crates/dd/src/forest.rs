@@ -1,0 +1,497 @@
+//! The node store: sparse nodes, one unique table per level, registered roots and
+//! mark-and-sweep garbage collection between top-level operations.
+
+use hashbrown::HashTable;
+
+use crate::cache::Cache;
+use crate::NodeId;
+
+/// One non-empty edge of a node: local index `idx` leads to `child`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Edge {
+    pub idx: u32,
+    pub child: NodeId,
+}
+
+impl Edge {
+    #[inline]
+    pub fn new(idx: u32, child: NodeId) -> Edge {
+        Edge { idx, child }
+    }
+}
+
+/// The reduction rule of a forest, fixed at creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// Every path visits every level; only the empty set is shared across levels.
+    Quasi,
+    /// A node whose edges all lead to the same child over the whole domain of its level is
+    /// redundant and skipped (levels need declared domain sizes, see [`Forest::set_domain`]).
+    Fully,
+    /// Identity-reduced 2L-level relations (QIF): level `2k` is unprimed variable `k`, level
+    /// `2k-1` is primed `k'`; an identity pair of levels is skipped. Skipped unprimed/primed pairs
+    /// mean "unchanged".
+    Identity,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeRec {
+    pub(crate) level: u32,
+    pub(crate) off: u32,
+    pub(crate) len: u32,
+    pub(crate) hash: u32,
+}
+
+const FREE_LEVEL: u32 = u32::MAX;
+
+/// A handle for a registered root (see [`Forest::add_root`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RootId(u32);
+
+/// Size figures of a forest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForestStats {
+    /// Nodes allocated now (live or not yet collected).
+    pub nodes_now: usize,
+    /// The most nodes ever allocated at once.
+    pub nodes_peak: usize,
+    /// Garbage collections run so far.
+    pub collections: usize,
+    /// Approximate bytes held by nodes, edges, unique tables and caches.
+    pub bytes: usize,
+}
+
+/// The per-forest compute caches of the generic set operations.
+pub(crate) struct OpCaches {
+    pub(crate) union: Cache<(NodeId, NodeId), NodeId>,
+    pub(crate) intersect: Cache<(NodeId, NodeId), NodeId>,
+    pub(crate) minus: Cache<(NodeId, NodeId), NodeId>,
+}
+
+impl OpCaches {
+    fn new(log2: u32) -> Self {
+        OpCaches {
+            union: Cache::new(log2),
+            intersect: Cache::new(log2),
+            minus: Cache::new(log2),
+        }
+    }
+    fn clear(&mut self) {
+        self.union.clear();
+        self.intersect.clear();
+        self.minus.clear();
+    }
+    fn grow_to(&mut self, n: usize) {
+        self.union.grow_to(n);
+        self.intersect.grow_to(n);
+        self.minus.grow_to(n);
+    }
+    fn bytes(&self) -> usize {
+        self.union.bytes() + self.intersect.bytes() + self.minus.bytes()
+    }
+}
+
+/// A forest of MDD nodes over levels `1..=K` sharing one reduction rule.
+pub struct Forest {
+    reduction: Reduction,
+    num_levels: u32,
+    /// `domain[k]`: the size of level k's local domain (max index seen + 1, or declared).
+    domain: Vec<u32>,
+    pub(crate) nodes: Vec<NodeRec>,
+    pub(crate) edges: Vec<Edge>,
+    free: Vec<u32>,
+    dead_edges: usize,
+    unique: Vec<HashTable<u32>>,
+    roots: Vec<Option<NodeId>>,
+    free_roots: Vec<u32>,
+    pub(crate) caches: OpCaches,
+    /// Scratch edge buffers, one per recursion depth, reused to avoid allocation.
+    pub(crate) scratch: Vec<Vec<Edge>>,
+    dense_buf: Vec<Edge>,
+    nodes_peak: usize,
+    collections: usize,
+    /// Live-node count at which [`Forest::maybe_gc`] collects next.
+    gc_threshold: usize,
+}
+
+#[inline]
+fn hash_edges(level: u32, edges: &[Edge]) -> u32 {
+    // FxHash-style mixing over (idx, child) pairs.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h: u64 = (level as u64).wrapping_mul(K);
+    for e in edges {
+        h = (h.rotate_left(5) ^ (((e.idx as u64) << 32) | e.child.0 as u64)).wrapping_mul(K);
+    }
+    ((h >> 32) ^ h) as u32
+}
+
+impl Forest {
+    /// A forest with `num_levels` levels and the given reduction rule.
+    pub fn new(num_levels: usize, reduction: Reduction) -> Forest {
+        let terminals = [
+            NodeRec {
+                level: 0,
+                off: 0,
+                len: 0,
+                hash: 0,
+            },
+            NodeRec {
+                level: 0,
+                off: 0,
+                len: 0,
+                hash: 1,
+            },
+        ];
+        Forest {
+            reduction,
+            num_levels: num_levels as u32,
+            domain: vec![0; num_levels + 1],
+            nodes: terminals.to_vec(),
+            edges: Vec::new(),
+            free: Vec::new(),
+            dead_edges: 0,
+            unique: (0..=num_levels).map(|_| HashTable::new()).collect(),
+            roots: Vec::new(),
+            free_roots: Vec::new(),
+            caches: OpCaches::new(16),
+            scratch: Vec::new(),
+            dense_buf: Vec::new(),
+            nodes_peak: 2,
+            collections: 0,
+            gc_threshold: 1 << 20,
+        }
+    }
+
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
+    pub fn num_levels(&self) -> usize {
+        self.num_levels as usize
+    }
+
+    /// The level of node `n` (0 for terminals).
+    #[inline]
+    pub fn level(&self, n: NodeId) -> usize {
+        self.nodes[n.0 as usize].level as usize
+    }
+
+    /// The non-empty edges of `n`, sorted by index (empty for terminals).
+    #[inline]
+    pub fn edges(&self, n: NodeId) -> &[Edge] {
+        let r = &self.nodes[n.0 as usize];
+        &self.edges[r.off as usize..(r.off + r.len) as usize]
+    }
+
+    /// The child of `n` at local index `i` (EMPTY when absent). For a node below `level` in a
+    /// fully-reduced forest this is the node itself (it is redundant at that level).
+    #[inline]
+    pub fn child_at(&self, n: NodeId, level: usize, i: u32) -> NodeId {
+        if self.level(n) < level {
+            return n;
+        }
+        let es = self.edges(n);
+        if es.len() <= 8 {
+            es.iter()
+                .find(|e| e.idx == i)
+                .map_or(NodeId::EMPTY, |e| e.child)
+        } else {
+            es.binary_search_by_key(&i, |e| e.idx)
+                .map_or(NodeId::EMPTY, |k| es[k].child)
+        }
+    }
+
+    /// The current domain size of level `k` (the largest index seen + 1, or as declared).
+    #[inline]
+    pub fn domain(&self, k: usize) -> u32 {
+        self.domain[k]
+    }
+
+    /// Declare (grow) the domain of level `k` to at least `size` local states.
+    pub fn set_domain(&mut self, k: usize, size: u32) {
+        if self.domain[k] < size {
+            self.domain[k] = size;
+        }
+    }
+
+    /// Take a scratch buffer for recursion depth `d` (give it back with [`Forest::put_scratch`]).
+    #[inline]
+    pub(crate) fn take_scratch(&mut self, d: usize) -> Vec<Edge> {
+        if self.scratch.len() <= d {
+            self.scratch.resize_with(d + 1, Vec::new);
+        }
+        let mut v = std::mem::take(&mut self.scratch[d]);
+        v.clear();
+        v
+    }
+    #[inline]
+    pub(crate) fn put_scratch(&mut self, d: usize, v: Vec<Edge>) {
+        self.scratch[d] = v;
+    }
+
+    /// Build (or find) the node at `level` with the given edges, which must be sorted by index
+    /// with distinct indices; edges to EMPTY are dropped. Applies the forest's reduction rule.
+    pub fn make_node(&mut self, level: usize, edges: &[Edge]) -> NodeId {
+        debug_assert!(
+            level >= 1 && level <= self.num_levels as usize,
+            "level {level} out of range"
+        );
+        debug_assert!(
+            edges.windows(2).all(|w| w[0].idx < w[1].idx),
+            "edges not sorted"
+        );
+        if edges.iter().any(|e| e.child.is_empty()) {
+            let v: Vec<Edge> = edges
+                .iter()
+                .copied()
+                .filter(|e| !e.child.is_empty())
+                .collect();
+            return self.make_node_nonempty(level, &v);
+        }
+        self.make_node_nonempty(level, edges)
+    }
+
+    /// Build a node from a dense child vector (`children[i]` for index `i`; EMPTY = absent).
+    pub fn make_node_dense(&mut self, level: usize, children: &[NodeId]) -> NodeId {
+        let mut v = std::mem::take(&mut self.dense_buf);
+        v.clear();
+        v.extend(
+            children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.is_empty())
+                .map(|(i, &c)| Edge::new(i as u32, c)),
+        );
+        let r = self.make_node_nonempty(level, &v);
+        self.dense_buf = v;
+        r
+    }
+
+    fn make_node_nonempty(&mut self, level: usize, edges: &[Edge]) -> NodeId {
+        if edges.is_empty() {
+            return NodeId::EMPTY;
+        }
+        if let Some(last) = edges.last() {
+            if last.idx >= self.domain[level] {
+                self.domain[level] = last.idx + 1;
+            }
+        }
+        match self.reduction {
+            Reduction::Quasi => {}
+            Reduction::Fully => {
+                let c = edges[0].child;
+                if edges.len() as u32 == self.domain[level] && edges.iter().all(|e| e.child == c) {
+                    return c;
+                }
+            }
+            Reduction::Identity => {
+                // Unprimed level (even): identity pattern i -> (i -> c) for all i in the domain.
+                if level % 2 == 0 && edges.len() as u32 == self.domain[level] {
+                    let first = self.edges(edges[0].child);
+                    if first.len() == 1 {
+                        let c = first[0].child;
+                        let ident = edges.iter().all(|e| {
+                            let pe = self.edges(e.child);
+                            self.level(e.child) == level - 1
+                                && pe.len() == 1
+                                && pe[0].idx == e.idx
+                                && pe[0].child == c
+                        });
+                        if ident {
+                            return c;
+                        }
+                    }
+                }
+            }
+        }
+        let lvl = level as u32;
+        let hash = hash_edges(lvl, edges);
+        let (nodes, all_edges) = (&self.nodes, &self.edges);
+        let found = self.unique[level].find(hash as u64, |&id| {
+            let r = &nodes[id as usize];
+            r.len as usize == edges.len()
+                && &all_edges[r.off as usize..(r.off + r.len) as usize] == edges
+        });
+        if let Some(&id) = found {
+            return NodeId(id);
+        }
+        // allocate
+        let off = self.edges.len() as u32;
+        self.edges.extend_from_slice(edges);
+        let rec = NodeRec {
+            level: lvl,
+            off,
+            len: edges.len() as u32,
+            hash,
+        };
+        let id = if let Some(id) = self.free.pop() {
+            self.nodes[id as usize] = rec;
+            id
+        } else {
+            self.nodes.push(rec);
+            (self.nodes.len() - 1) as u32
+        };
+        let nodes = &self.nodes;
+        self.unique[level].insert_unique(hash as u64, id, |&x| nodes[x as usize].hash as u64);
+        let now = self.nodes.len() - self.free.len();
+        if now > self.nodes_peak {
+            self.nodes_peak = now;
+        }
+        NodeId(id)
+    }
+
+    // ---------------------------------------------------------------- roots and collection
+
+    /// Register `n` as a root: it and everything below it survive collections.
+    pub fn add_root(&mut self, n: NodeId) -> RootId {
+        if let Some(i) = self.free_roots.pop() {
+            self.roots[i as usize] = Some(n);
+            RootId(i)
+        } else {
+            self.roots.push(Some(n));
+            RootId((self.roots.len() - 1) as u32)
+        }
+    }
+    /// The node a root holds.
+    pub fn root(&self, r: RootId) -> NodeId {
+        self.roots[r.0 as usize].unwrap_or(NodeId::EMPTY)
+    }
+    /// Replace the node a root holds.
+    pub fn set_root(&mut self, r: RootId, n: NodeId) {
+        self.roots[r.0 as usize] = Some(n);
+    }
+    /// Unregister a root.
+    pub fn remove_root(&mut self, r: RootId) {
+        if self.roots[r.0 as usize].take().is_some() {
+            self.free_roots.push(r.0);
+        }
+    }
+
+    /// Nodes allocated now (including garbage not yet collected).
+    pub fn nodes_now(&self) -> usize {
+        self.nodes.len() - self.free.len()
+    }
+
+    /// Mark every node reachable from `roots` (plus the registered roots) into a bitmap.
+    fn mark(&self, extra: &[NodeId]) -> Vec<bool> {
+        let mut marked = vec![false; self.nodes.len()];
+        marked[0] = true;
+        marked[1] = true;
+        let mut stack: Vec<NodeId> = self
+            .roots
+            .iter()
+            .flatten()
+            .copied()
+            .chain(extra.iter().copied())
+            .collect();
+        while let Some(n) = stack.pop() {
+            if marked[n.0 as usize] {
+                continue;
+            }
+            marked[n.0 as usize] = true;
+            for e in self.edges(n) {
+                if !marked[e.child.0 as usize] {
+                    stack.push(e.child);
+                }
+            }
+        }
+        marked
+    }
+
+    /// Collect every node not reachable from a registered root or from `extra`, and clear the
+    /// compute caches. Call only between top-level operations. Returns the number freed.
+    pub fn gc(&mut self, extra: &[NodeId]) -> usize {
+        let marked = self.mark(extra);
+        let mut freed = 0;
+        for id in 2..self.nodes.len() {
+            let r = self.nodes[id];
+            if r.level == FREE_LEVEL || marked[id] {
+                continue;
+            }
+            let nodes = &self.nodes;
+            if let Ok(entry) =
+                self.unique[r.level as usize].find_entry(r.hash as u64, |&x| x == id as u32)
+            {
+                entry.remove();
+            }
+            let _ = nodes;
+            self.dead_edges += r.len as usize;
+            self.nodes[id] = NodeRec {
+                level: FREE_LEVEL,
+                off: 0,
+                len: 0,
+                hash: 0,
+            };
+            self.free.push(id as u32);
+            freed += 1;
+        }
+        if self.dead_edges * 2 > self.edges.len() {
+            self.compact_edges();
+        }
+        self.caches.clear();
+        self.collections += 1;
+        self.gc_threshold = (self.nodes_now() * 2).max(1 << 20);
+        freed
+    }
+
+    /// Collect if the forest has grown past its threshold since the last collection.
+    pub fn maybe_gc(&mut self, extra: &[NodeId]) -> bool {
+        if self.nodes_now() >= self.gc_threshold {
+            self.gc(extra);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn compact_edges(&mut self) {
+        let mut fresh = Vec::with_capacity(self.edges.len() - self.dead_edges);
+        for r in self.nodes.iter_mut().skip(2) {
+            if r.level == FREE_LEVEL {
+                continue;
+            }
+            let off = fresh.len() as u32;
+            fresh.extend_from_slice(&self.edges[r.off as usize..(r.off + r.len) as usize]);
+            r.off = off;
+        }
+        self.edges = fresh;
+        self.dead_edges = 0;
+    }
+
+    /// Grow the operation caches in proportion to the forest (call between operations).
+    pub fn tune_caches(&mut self) {
+        let want = (self.nodes_now() / 2).clamp(1 << 16, 1 << 24);
+        self.caches.grow_to(want);
+    }
+
+    /// Size figures.
+    pub fn stats(&self) -> ForestStats {
+        let ut: usize = self.unique.iter().map(|t| t.capacity() * 4).sum();
+        ForestStats {
+            nodes_now: self.nodes_now(),
+            nodes_peak: self.nodes_peak,
+            collections: self.collections,
+            bytes: self.nodes.capacity() * std::mem::size_of::<NodeRec>()
+                + self.edges.capacity() * std::mem::size_of::<Edge>()
+                + ut
+                + self.caches.bytes(),
+        }
+    }
+
+    /// The number of distinct non-terminal nodes reachable from `roots`.
+    pub fn count_nodes(&self, roots: &[NodeId]) -> usize {
+        let mut seen = hashbrown::HashSet::new();
+        let mut stack: Vec<NodeId> = roots.iter().copied().filter(|n| !n.is_terminal()).collect();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            stack.extend(
+                self.edges(n)
+                    .iter()
+                    .map(|e| e.child)
+                    .filter(|c| !c.is_terminal()),
+            );
+        }
+        seen.len()
+    }
+}

@@ -1,0 +1,155 @@
+//! Set operations on MDDs (thesis Figure 2.2 and its siblings): union, intersection, difference.
+//! Each has its own compute cache in the forest; each recursion works on the forest's reduction
+//! rule (a node below the current level is redundant there in a fully-reduced forest).
+
+use crate::forest::Edge;
+use crate::{Forest, NodeId};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SetOp {
+    Union,
+    Intersect,
+    Minus,
+}
+
+impl Forest {
+    /// `a ∪ b`.
+    pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.apply(SetOp::Union, a, b)
+    }
+    /// `a ∩ b`.
+    pub fn intersect(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.apply(SetOp::Intersect, a, b)
+    }
+    /// `a \ b`.
+    pub fn minus(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.apply(SetOp::Minus, a, b)
+    }
+
+    /// Union of many sets.
+    pub fn union_all(&mut self, sets: &[NodeId]) -> NodeId {
+        sets.iter()
+            .fold(NodeId::EMPTY, |acc, &s| self.union(acc, s))
+    }
+
+    fn apply(&mut self, op: SetOp, a: NodeId, b: NodeId) -> NodeId {
+        // terminal cases
+        match op {
+            SetOp::Union => {
+                if a == b || b.is_empty() {
+                    return a;
+                }
+                if a.is_empty() {
+                    return b;
+                }
+                if a == NodeId::ONE || b == NodeId::ONE {
+                    return NodeId::ONE;
+                }
+            }
+            SetOp::Intersect => {
+                if a == b || b == NodeId::ONE {
+                    return a;
+                }
+                if a.is_empty() || b.is_empty() {
+                    return NodeId::EMPTY;
+                }
+                if a == NodeId::ONE {
+                    return b;
+                }
+            }
+            SetOp::Minus => {
+                if a == b || a.is_empty() || b == NodeId::ONE {
+                    return NodeId::EMPTY;
+                }
+                if b.is_empty() {
+                    return a;
+                }
+            }
+        }
+        let key = match op {
+            SetOp::Minus => (a, b),
+            _ => (a.min(b), a.max(b)),
+        };
+        let hit = match op {
+            SetOp::Union => self.caches.union.get(key),
+            SetOp::Intersect => self.caches.intersect.get(key),
+            SetOp::Minus => self.caches.minus.get(key),
+        };
+        if let Some(r) = hit {
+            return r;
+        }
+        let (la, lb) = (self.level(a), self.level(b));
+        let level = la.max(lb);
+        let mut out = self.take_scratch(level);
+        if la == lb {
+            // merge the two sorted edge lists
+            let (mut i, mut j) = (0usize, 0usize);
+            loop {
+                let ea = self.edges(a).get(i).copied();
+                let eb = self.edges(b).get(j).copied();
+                let (idx, ca, cb) = match (ea, eb) {
+                    (None, None) => break,
+                    (Some(x), None) => {
+                        i += 1;
+                        (x.idx, x.child, NodeId::EMPTY)
+                    }
+                    (None, Some(y)) => {
+                        j += 1;
+                        (y.idx, NodeId::EMPTY, y.child)
+                    }
+                    (Some(x), Some(y)) => {
+                        if x.idx < y.idx {
+                            i += 1;
+                            (x.idx, x.child, NodeId::EMPTY)
+                        } else if y.idx < x.idx {
+                            j += 1;
+                            (y.idx, NodeId::EMPTY, y.child)
+                        } else {
+                            i += 1;
+                            j += 1;
+                            (x.idx, x.child, y.child)
+                        }
+                    }
+                };
+                let r = self.apply(op, ca, cb);
+                if !r.is_empty() {
+                    out.push(Edge::new(idx, r));
+                }
+            }
+        } else {
+            // one operand is redundant at `level` (fully-reduced forests only)
+            let dom = self.domain(level);
+            for idx in 0..dom {
+                let ca = self.child_at(a, level, idx);
+                let cb = self.child_at(b, level, idx);
+                let r = self.apply(op, ca, cb);
+                if !r.is_empty() {
+                    out.push(Edge::new(idx, r));
+                }
+            }
+        }
+        let r = self.make_node(level, &out);
+        self.put_scratch(level, out);
+        match op {
+            SetOp::Union => self.caches.union.insert(key, r),
+            SetOp::Intersect => self.caches.intersect.insert(key, r),
+            SetOp::Minus => self.caches.minus.insert(key, r),
+        }
+        r
+    }
+
+    /// The set holding exactly one state, given as local indices per level
+    /// (`state[k-1]` for level `k`).
+    pub fn singleton(&mut self, state: &[u32]) -> NodeId {
+        assert_eq!(
+            state.len(),
+            self.num_levels(),
+            "state length must equal the number of levels"
+        );
+        let mut n = NodeId::ONE;
+        for (k, &i) in state.iter().enumerate() {
+            n = self.make_node(k + 1, &[Edge::new(i, n)]);
+        }
+        n
+    }
+}
