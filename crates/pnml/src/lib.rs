@@ -4,3 +4,5 @@
 pub mod formulas;
 pub mod reader;
 pub mod writer;
+
+pub use reader::{read_pnml_file, read_pnml_str, Location, PnmlError};

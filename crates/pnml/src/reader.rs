@@ -1,1 +1,609 @@
-//! PNML reader.
+//! PNML reader for Place/Transition nets (the `ptnet` type of PNML 2009, as the Model Checking
+//! Contest ships them), with the common inhibitor-arc extension.
+//!
+//! What is read: places (id, name, initial marking), transitions (id, name), arcs (source,
+//! target, inscription), on any number of possibly nested `<page>`s, with `<referencePlace>` /
+//! `<referenceTransition>` nodes resolved to the node they stand for. Graphics and
+//! `<toolspecific>` blocks are ignored. Parallel arcs of the same kind between the same place and
+//! transition are merged (weights added).
+//!
+//! Arc kinds: an arc may carry `<type value="inhibitor"/>` (PNML 2009 "special arcs" extension,
+//! `inhibitorptnet` net type), also written `<type><text>inhibitor</text></type>` or with an
+//! `<arctype>` element instead of `<type>`. `normal` is the default; `test` / `read` arcs are read
+//! as an input plus an output arc of the same weight (same semantics); `reset` arcs are refused.
+//!
+//! Coloured nets (`symmetricnet`, high-level nets, `hlinitialMarking`, `hlinscription`, sorts and
+//! declarations) are refused with an error naming the construct.
+//!
+//! The reader never panics on any input; every problem is reported as a [`PnmlError`] whose
+//! message names the source, the line and column, and the offending element.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use roxmltree::{Document, Node};
+use saturn_model::{Arc, PetriNet, Place, Transition};
+
+/// Where an error was found: source name (file path or caller-given label), line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub source: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.source, self.line, self.column)
+    }
+}
+
+/// Everything that can go wrong when reading a PNML file. Messages are one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PnmlError {
+    #[error("cannot read PNML file '{}': {message}", path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("{at}: malformed XML: {message}")]
+    Xml { at: Location, message: String },
+    #[error("{source_name}: no <net> element found (is this a PNML file?)")]
+    NoNet { source_name: String },
+    #[error("{at}: the document holds {count} <net> elements; exactly one is supported")]
+    SeveralNets { at: Location, count: usize },
+    #[error(
+        "{at}: coloured nets are not supported ({construct}); only P/T nets (ptnet) can be read"
+    )]
+    Coloured { at: Location, construct: String },
+    #[error("{at}: <{element}> has no '{attribute}' attribute")]
+    MissingAttribute {
+        at: Location,
+        element: String,
+        attribute: String,
+    },
+    #[error("{at}: id '{id}' is used by more than one node")]
+    DuplicateId { at: Location, id: String },
+    #[error("{at}: arc '{arc}' refers to unknown node '{id}'")]
+    UnknownNode {
+        at: Location,
+        arc: String,
+        id: String,
+    },
+    #[error("{at}: reference node '{id}' refers to unknown node '{target}'")]
+    UnknownReference {
+        at: Location,
+        id: String,
+        target: String,
+    },
+    #[error("{at}: reference node '{id}' is part of a cycle of references")]
+    ReferenceCycle { at: Location, id: String },
+    #[error("{at}: reference node '{id}' refers to '{target}', which is not a {expected}")]
+    ReferenceKind {
+        at: Location,
+        id: String,
+        target: String,
+        expected: &'static str,
+    },
+    #[error("{at}: arc '{arc}' connects two places ('{source_id}' and '{target_id}')")]
+    PlaceToPlace {
+        at: Location,
+        arc: String,
+        source_id: String,
+        target_id: String,
+    },
+    #[error("{at}: arc '{arc}' connects two transitions ('{source_id}' and '{target_id}')")]
+    TransitionToTransition {
+        at: Location,
+        arc: String,
+        source_id: String,
+        target_id: String,
+    },
+    #[error("{at}: {element} has an invalid value '{text}': {reason}")]
+    BadNumber {
+        at: Location,
+        element: String,
+        text: String,
+        reason: &'static str,
+    },
+    #[error("{at}: arc '{arc}' has arc type '{kind}', which is not supported (only normal, inhibitor and test arcs)")]
+    UnsupportedArcType {
+        at: Location,
+        arc: String,
+        kind: String,
+    },
+    #[error("{at}: inhibitor arc '{arc}' must go from a place to a transition")]
+    InhibitorFromTransition { at: Location, arc: String },
+    #[error("{at}: the arcs between place '{place}' and transition '{transition}' have a total weight that overflows 64 bits")]
+    WeightOverflow {
+        at: Location,
+        place: String,
+        transition: String,
+    },
+}
+
+/// Read a PNML file.
+pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
+    let bytes = std::fs::read(path).map_err(|e| PnmlError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| PnmlError::Io {
+        path: path.to_path_buf(),
+        message: format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to()),
+    })?;
+    read_pnml_str(&text, &path.display().to_string())
+}
+
+/// Read PNML from a string; `source_name` labels error messages (a file name, `<stdin>`, ...).
+pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlError> {
+    let doc = Document::parse(text).map_err(|e| {
+        let pos = e.pos();
+        PnmlError::Xml {
+            at: Location {
+                source: source_name.to_string(),
+                line: pos.row,
+                column: pos.col,
+            },
+            message: e.to_string(),
+        }
+    })?;
+    Reader {
+        doc: &doc,
+        source: source_name,
+    }
+    .read()
+}
+
+/// The kind of an arc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Input,
+    Output,
+    Inhibitor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeRef {
+    Place(usize),
+    Transition(usize),
+    /// Index into the reference-node list.
+    RefPlace(usize),
+    RefTransition(usize),
+}
+
+struct RefNode<'a, 'input> {
+    node: Node<'a, 'input>,
+    id: &'a str,
+    target: &'a str,
+}
+
+struct Reader<'a, 'input> {
+    doc: &'a Document<'input>,
+    source: &'a str,
+}
+
+/// Net types that denote coloured (high-level) nets.
+const COLOURED_TYPES: &[&str] = &["symmetricnet", "highlevelnet", "hlpn", "pt-hlpng"];
+/// Labels only found in coloured nets.
+const COLOURED_LABELS: &[&str] = &[
+    "hlinitialMarking",
+    "hlinscription",
+    "declaration",
+    "declarations",
+    "condition",
+];
+
+impl<'a, 'input> Reader<'a, 'input> {
+    fn at(&self, node: Node) -> Location {
+        let pos = self.doc.text_pos_at(node.range().start);
+        Location {
+            source: self.source.to_string(),
+            line: pos.row,
+            column: pos.col,
+        }
+    }
+
+    fn attr(&self, node: Node<'a, 'input>, name: &str) -> Result<&'a str, PnmlError> {
+        node.attribute(name)
+            .ok_or_else(|| PnmlError::MissingAttribute {
+                at: self.at(node),
+                element: node.tag_name().name().to_string(),
+                attribute: name.to_string(),
+            })
+    }
+
+    fn coloured(&self, node: Node, construct: String) -> PnmlError {
+        PnmlError::Coloured {
+            at: self.at(node),
+            construct,
+        }
+    }
+
+    /// Refuse coloured-net labels among the children of `node`.
+    fn check_labels(&self, node: Node<'a, 'input>) -> Result<(), PnmlError> {
+        for c in node.children().filter(Node::is_element) {
+            let n = c.tag_name().name();
+            if COLOURED_LABELS.contains(&n) {
+                return Err(self.coloured(c, format!("<{n}> element")));
+            }
+        }
+        Ok(())
+    }
+
+    fn read(&self) -> Result<PetriNet, PnmlError> {
+        let root = self.doc.root_element();
+        // The net: the root itself, or its `net` children (PNML puts nets directly under <pnml>).
+        let nets: Vec<Node> = if root.tag_name().name() == "net" {
+            vec![root]
+        } else {
+            root.children()
+                .filter(|n| n.is_element() && n.tag_name().name() == "net")
+                .collect()
+        };
+        let net = match nets.as_slice() {
+            [] => {
+                return Err(PnmlError::NoNet {
+                    source_name: self.source.to_string(),
+                })
+            }
+            [net] => *net,
+            [_, second, ..] => {
+                return Err(PnmlError::SeveralNets {
+                    at: self.at(*second),
+                    count: nets.len(),
+                })
+            }
+        };
+        if let Some(ty) = net.attribute("type") {
+            let lower = ty.to_ascii_lowercase();
+            if let Some(t) = COLOURED_TYPES.iter().find(|t| lower.contains(*t)) {
+                return Err(self.coloured(net, format!("net type '{ty}' is a {t} type")));
+            }
+        }
+        self.check_labels(net)?;
+        let name = label_text(net, "name")
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .or_else(|| net.attribute("id").map(str::to_string))
+            .unwrap_or_default();
+
+        // Collect nodes and arcs in document order, walking pages iteratively.
+        let mut places: Vec<Place> = Vec::new();
+        let mut transitions: Vec<Transition> = Vec::new();
+        let mut refs: Vec<RefNode> = Vec::new();
+        let mut arcs: Vec<Node> = Vec::new();
+        let mut ids: HashMap<&'a str, NodeRef> = HashMap::new();
+        let mut stack: Vec<Node> = vec![net];
+        // The stack holds containers (net, pages) still to visit; pages are pushed in reverse so
+        // that the traversal is a pre-order in document order.
+        while let Some(container) = stack.pop() {
+            let mut pages = Vec::new();
+            for c in container.children().filter(Node::is_element) {
+                let tag = c.tag_name().name();
+                match tag {
+                    "page" => pages.push(c),
+                    "place" => {
+                        self.check_labels(c)?;
+                        if let Some(t) = c.children().find(|n| n.has_tag_name("type")) {
+                            return Err(self.coloured(t, "a place with a sort (<type>)".into()));
+                        }
+                        let id = self.attr(c, "id")?;
+                        self.register(&mut ids, c, id, NodeRef::Place(places.len()))?;
+                        let initial = match label_text(c, "initialMarking") {
+                            None => 0,
+                            Some(text) => self.number(
+                                c,
+                                text,
+                                || format!("initial marking of place '{id}'"),
+                                true,
+                            )?,
+                        };
+                        places.push(Place {
+                            id: id.into(),
+                            name: self.name_of(c, id),
+                            initial,
+                        });
+                    }
+                    "transition" => {
+                        self.check_labels(c)?;
+                        let id = self.attr(c, "id")?;
+                        self.register(&mut ids, c, id, NodeRef::Transition(transitions.len()))?;
+                        transitions.push(Transition {
+                            id: id.into(),
+                            name: self.name_of(c, id),
+                            ..Transition::default()
+                        });
+                    }
+                    "referencePlace" | "referenceTransition" => {
+                        let id = self.attr(c, "id")?;
+                        let target = self.attr(c, "ref")?;
+                        let r = if tag == "referencePlace" {
+                            NodeRef::RefPlace(refs.len())
+                        } else {
+                            NodeRef::RefTransition(refs.len())
+                        };
+                        self.register(&mut ids, c, id, r)?;
+                        refs.push(RefNode {
+                            node: c,
+                            id,
+                            target,
+                        });
+                    }
+                    "arc" => {
+                        self.check_labels(c)?;
+                        arcs.push(c);
+                    }
+                    _ if COLOURED_LABELS.contains(&tag) => {
+                        return Err(self.coloured(c, format!("<{tag}> element")));
+                    }
+                    _ => {} // name, graphics, toolspecific, unknown labels: ignored
+                }
+            }
+            // Pages are visited after the container's own nodes (order of places within a page
+            // is document order; pages follow in document order).
+            stack.extend(pages.into_iter().rev());
+        }
+
+        // Resolve reference nodes to the place / transition they stand for.
+        let resolved = self.resolve_refs(&refs, &ids)?;
+        let resolve = |r: NodeRef| -> NodeRef {
+            match r {
+                NodeRef::RefPlace(i) | NodeRef::RefTransition(i) => resolved[i],
+                other => other,
+            }
+        };
+
+        // Arcs, merged by (transition, place, kind).
+        let mut merged: HashMap<(usize, usize, Kind), usize> = HashMap::new();
+        for a in arcs {
+            let id = self.attr(a, "id")?;
+            let src_id = self.attr(a, "source")?;
+            let tgt_id = self.attr(a, "target")?;
+            let lookup = |node_id: &str| {
+                ids.get(node_id)
+                    .copied()
+                    .map(resolve)
+                    .ok_or_else(|| PnmlError::UnknownNode {
+                        at: self.at(a),
+                        arc: id.into(),
+                        id: node_id.into(),
+                    })
+            };
+            let src = lookup(src_id)?;
+            let tgt = lookup(tgt_id)?;
+            let weight = match label_text(a, "inscription") {
+                None => 1,
+                Some(text) => {
+                    self.number(a, text, || format!("inscription of arc '{id}'"), false)?
+                }
+            };
+            let arc_kind = self.arc_kind(a, id)?;
+            let (t, p, kind) = match (src, tgt) {
+                (NodeRef::Place(p), NodeRef::Transition(t)) => (t, p, Kind::Input),
+                (NodeRef::Transition(t), NodeRef::Place(p)) => (t, p, Kind::Output),
+                (NodeRef::Place(_), NodeRef::Place(_)) => {
+                    return Err(PnmlError::PlaceToPlace {
+                        at: self.at(a),
+                        arc: id.into(),
+                        source_id: src_id.into(),
+                        target_id: tgt_id.into(),
+                    })
+                }
+                _ => {
+                    return Err(PnmlError::TransitionToTransition {
+                        at: self.at(a),
+                        arc: id.into(),
+                        source_id: src_id.into(),
+                        target_id: tgt_id.into(),
+                    })
+                }
+            };
+            let kinds: &[Kind] = match (arc_kind, kind) {
+                (ArcKind::Normal, Kind::Input) => &[Kind::Input],
+                (ArcKind::Normal, _) => &[Kind::Output],
+                (ArcKind::Inhibitor, Kind::Input) => &[Kind::Inhibitor],
+                (ArcKind::Inhibitor, _) => {
+                    return Err(PnmlError::InhibitorFromTransition {
+                        at: self.at(a),
+                        arc: id.into(),
+                    })
+                }
+                // A test (read) arc needs the tokens and leaves them: input plus output.
+                (ArcKind::Test, _) => &[Kind::Input, Kind::Output],
+            };
+            for &k in kinds {
+                let tr = &mut transitions[t];
+                let list = match k {
+                    Kind::Input => &mut tr.inputs,
+                    Kind::Output => &mut tr.outputs,
+                    Kind::Inhibitor => &mut tr.inhibitors,
+                };
+                match merged.get(&(t, p, k)) {
+                    Some(&i) => {
+                        let arc = &mut list[i];
+                        arc.weight = arc.weight.checked_add(weight).ok_or_else(|| {
+                            PnmlError::WeightOverflow {
+                                at: self.at(a),
+                                place: places[p].id.clone(),
+                                transition: tr.id.clone(),
+                            }
+                        })?;
+                    }
+                    None => {
+                        merged.insert((t, p, k), list.len());
+                        list.push(Arc { place: p, weight });
+                    }
+                }
+            }
+        }
+        Ok(PetriNet {
+            name,
+            places,
+            transitions,
+        })
+    }
+
+    fn register(
+        &self,
+        ids: &mut HashMap<&'a str, NodeRef>,
+        node: Node,
+        id: &'a str,
+        r: NodeRef,
+    ) -> Result<(), PnmlError> {
+        if ids.insert(id, r).is_some() {
+            return Err(PnmlError::DuplicateId {
+                at: self.at(node),
+                id: id.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Follow chains of reference nodes; every reference must end at a node of its own kind.
+    fn resolve_refs(
+        &self,
+        refs: &[RefNode],
+        ids: &HashMap<&'a str, NodeRef>,
+    ) -> Result<Vec<NodeRef>, PnmlError> {
+        let mut out = Vec::with_capacity(refs.len());
+        for r in refs {
+            let wants_place = r.node.tag_name().name() == "referencePlace";
+            let mut target = r.target;
+            let mut steps = 0usize;
+            let end = loop {
+                let Some(&n) = ids.get(target) else {
+                    return Err(PnmlError::UnknownReference {
+                        at: self.at(r.node),
+                        id: r.id.into(),
+                        target: target.into(),
+                    });
+                };
+                match n {
+                    NodeRef::RefPlace(j) | NodeRef::RefTransition(j) => {
+                        steps += 1;
+                        if steps > refs.len() {
+                            return Err(PnmlError::ReferenceCycle {
+                                at: self.at(r.node),
+                                id: r.id.into(),
+                            });
+                        }
+                        target = refs[j].target;
+                    }
+                    end => break end,
+                }
+            };
+            let ok = matches!(
+                (wants_place, end),
+                (true, NodeRef::Place(_)) | (false, NodeRef::Transition(_))
+            );
+            if !ok {
+                return Err(PnmlError::ReferenceKind {
+                    at: self.at(r.node),
+                    id: r.id.into(),
+                    target: r.target.into(),
+                    expected: if wants_place { "place" } else { "transition" },
+                });
+            }
+            out.push(end);
+        }
+        Ok(out)
+    }
+
+    fn name_of(&self, node: Node, id: &str) -> String {
+        match label_text(node, "name") {
+            Some(t) if !t.trim().is_empty() => t.trim().to_string(),
+            _ => id.to_string(),
+        }
+    }
+
+    /// Parse a natural number (`allow_zero`) or a positive one.
+    fn number(
+        &self,
+        node: Node,
+        text: &str,
+        element: impl Fn() -> String,
+        allow_zero: bool,
+    ) -> Result<u64, PnmlError> {
+        let t = text.trim();
+        let err = |reason| PnmlError::BadNumber {
+            at: self.at(node),
+            element: element(),
+            text: truncate(t),
+            reason,
+        };
+        if t.starts_with('-') && t.len() > 1 && t[1..].bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err("negative values are not allowed"));
+        }
+        let digits = t.strip_prefix('+').unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err("not a non-negative integer"));
+        }
+        let v: u64 = digits
+            .parse()
+            .map_err(|_| err("too large (more than 64 bits)"))?;
+        if v == 0 && !allow_zero {
+            return Err(err("arc weights must be positive"));
+        }
+        Ok(v)
+    }
+
+    fn arc_kind(&self, arc: Node, id: &str) -> Result<ArcKind, PnmlError> {
+        let Some(ty) = arc
+            .children()
+            .find(|n| n.has_tag_name("type") || n.has_tag_name("arctype"))
+        else {
+            return Ok(ArcKind::Normal);
+        };
+        let value = ty
+            .attribute("value")
+            .map(str::to_string)
+            .or_else(|| label_text(arc, ty.tag_name().name()).map(|s| s.trim().to_string()))
+            .unwrap_or_default();
+        match value.to_ascii_lowercase().as_str() {
+            "" | "normal" => Ok(ArcKind::Normal),
+            "inhibitor" => Ok(ArcKind::Inhibitor),
+            "test" | "read" => Ok(ArcKind::Test),
+            _ => Err(PnmlError::UnsupportedArcType {
+                at: self.at(ty),
+                arc: id.into(),
+                kind: truncate(&value),
+            }),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArcKind {
+    Normal,
+    Inhibitor,
+    Test,
+}
+
+/// The text of `<label><text>...</text></label>` for the first child element named `label`.
+/// `Some("")` when the label is present but has no text.
+fn label_text<'a>(node: Node<'a, '_>, label: &str) -> Option<&'a str> {
+    let l = node
+        .children()
+        .find(|n| n.is_element() && n.tag_name().name() == label)?;
+    let text = l
+        .children()
+        .find(|n| n.is_element() && n.tag_name().name() == "text");
+    Some(text.and_then(|t| t.text()).unwrap_or(""))
+}
+
+/// Keep error messages one short line even when the offending text is huge.
+fn truncate(s: &str) -> String {
+    const MAX: usize = 40;
+    let one_line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if one_line.chars().count() <= MAX {
+        one_line
+    } else {
+        let mut t: String = one_line.chars().take(MAX).collect();
+        t.push_str("...");
+        t
+    }
+}

@@ -1,0 +1,76 @@
+//! Every MCC developer model reads, with the place and transition counts of its oracle.
+
+use std::path::PathBuf;
+
+use saturn_pnml::read_pnml_file;
+
+fn mcc_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/mcc"
+    ));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "notice: {} is absent; skipping the MCC model tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// `(places, transitions)` from the `# net: places=.. transitions=..` line of an oracle.
+fn oracle_counts(text: &str) -> Option<(usize, usize)> {
+    let line = text.lines().find(|l| l.starts_with("# net:"))?;
+    let field = |key: &str| -> Option<usize> {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(key))
+            .and_then(|v| v.parse().ok())
+    };
+    Some((field("places=")?, field("transitions=")?))
+}
+
+#[test]
+fn every_mcc_model_reads_with_oracle_counts() {
+    let Some(dir) = mcc_dir() else { return };
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).expect("INDEX.tsv");
+    let mut seen = 0;
+    for row in index.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (instance, places, transitions) = (cols[0], cols[2], cols[3]);
+        let inst_dir = dir.join(instance);
+        let net = read_pnml_file(&inst_dir.join("model.pnml"))
+            .unwrap_or_else(|e| panic!("{instance}: {e}"));
+        let oracle = std::fs::read_to_string(inst_dir.join("oracle.txt")).expect("oracle.txt");
+        let (op, ot) = oracle_counts(&oracle).expect("# net: line");
+        assert_eq!(net.places.len(), op, "{instance}: places vs oracle");
+        assert_eq!(
+            net.transitions.len(),
+            ot,
+            "{instance}: transitions vs oracle"
+        );
+        assert_eq!(
+            net.places.len().to_string(),
+            places,
+            "{instance}: places vs INDEX.tsv"
+        );
+        assert_eq!(
+            net.transitions.len().to_string(),
+            transitions,
+            "{instance}: transitions vs INDEX"
+        );
+        // ids are unique and every arc points inside the net
+        for t in &net.transitions {
+            for a in t.inputs.iter().chain(&t.outputs).chain(&t.inhibitors) {
+                assert!(a.place < net.places.len() && a.weight > 0, "{instance}");
+            }
+            assert!(
+                t.inhibitors.is_empty(),
+                "{instance}: MCC nets have no inhibitor arcs"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 40, "only {seen} instances in INDEX.tsv");
+}
