@@ -3,29 +3,40 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use crate::relation::is_unprimed;
 use crate::{Forest, NodeId, Reduction};
 
 impl Forest {
     /// The number of tuples in the set rooted at `root` (over levels `1..=level(root)` for a
     /// quasi-reduced forest; over all `K` levels for a fully-reduced one, skipped levels counting
-    /// with their domain size). Exact: 10^600 prints to the last digit.
+    /// with their domain size; for an identity-reduced relation, the number of (from, to)
+    /// pairs, a skipped pair of levels counting with its variable's domain size). Exact: 10^600
+    /// prints to the last digit.
     pub fn cardinality(&self, root: NodeId) -> BigUint {
         if let Some(c) = self.cardinality_u128(root) {
             return BigUint::from(c);
         }
         let mut memo: hashbrown::HashMap<NodeId, BigUint> = hashbrown::HashMap::new();
-        let top = if self.reduction() == Reduction::Fully {
-            self.num_levels()
-        } else {
-            self.level(root)
-        };
+        let top = self.tuple_len(root);
         let skip = self.skip_factor_big(top, self.level(root));
         self.card_big(root, &mut memo) * skip
     }
 
+    /// The levels in `to+1..=from` that a skip multiplies by their domain size: none in a
+    /// quasi-reduced forest, all in a fully-reduced one, the unprimed level of each skipped pair
+    /// in an identity-reduced one (the pair contributes one `(v, v)` per domain value `v`).
+    fn skipped_levels(&self, from: usize, to: usize) -> impl Iterator<Item = usize> {
+        let red = self.reduction();
+        ((to + 1)..=from).filter(move |k| match red {
+            Reduction::Quasi => false,
+            Reduction::Fully => true,
+            Reduction::Identity => is_unprimed(*k),
+        })
+    }
+
     fn skip_factor_big(&self, from: usize, to: usize) -> BigUint {
         let mut f = BigUint::one();
-        for k in (to + 1)..=from {
+        for k in self.skipped_levels(from, to) {
             f *= BigUint::from(self.domain(k));
         }
         f
@@ -45,11 +56,7 @@ impl Forest {
         let mut total = BigUint::zero();
         for e in self.edges(n).to_vec() {
             let c = self.card_big(e.child, memo);
-            if self.reduction() == Reduction::Fully {
-                total += c * self.skip_factor_big(lvl - 1, self.level(e.child));
-            } else {
-                total += c;
-            }
+            total += c * self.skip_factor_big(lvl - 1, self.level(e.child));
         }
         memo.insert(n, total.clone());
         total
@@ -58,18 +65,14 @@ impl Forest {
     /// Cardinality in 128 bits, or `None` on overflow.
     pub fn cardinality_u128(&self, root: NodeId) -> Option<u128> {
         let mut memo: hashbrown::HashMap<NodeId, u128> = hashbrown::HashMap::new();
-        let top = if self.reduction() == Reduction::Fully {
-            self.num_levels()
-        } else {
-            self.level(root)
-        };
+        let top = self.tuple_len(root);
         let skip = self.skip_factor_u128(top, self.level(root))?;
         self.card_u128(root, &mut memo)?.checked_mul(skip)
     }
 
     fn skip_factor_u128(&self, from: usize, to: usize) -> Option<u128> {
         let mut f: u128 = 1;
-        for k in (to + 1)..=from {
+        for k in self.skipped_levels(from, to) {
             f = f.checked_mul(self.domain(k) as u128)?;
         }
         Some(f)
@@ -89,10 +92,9 @@ impl Forest {
         let mut total: u128 = 0;
         for i in 0..self.edges(n).len() {
             let e = self.edges(n)[i];
-            let mut c = self.card_u128(e.child, memo)?;
-            if self.reduction() == Reduction::Fully {
-                c = c.checked_mul(self.skip_factor_u128(lvl - 1, self.level(e.child))?)?;
-            }
+            let c = self
+                .card_u128(e.child, memo)?
+                .checked_mul(self.skip_factor_u128(lvl - 1, self.level(e.child))?)?;
             total = total.checked_add(c)?;
         }
         memo.insert(n, total);

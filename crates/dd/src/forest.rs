@@ -1,10 +1,28 @@
 //! The node store: sparse nodes, one unique table per level, registered roots and
 //! mark-and-sweep garbage collection between top-level operations.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use hashbrown::HashTable;
 
 use crate::cache::Cache;
+use crate::relation::is_unprimed;
 use crate::NodeId;
+
+/// Source of [`Forest`] identities (see [`Epoch`]).
+static NEXT_FOREST_UID: AtomicU64 = AtomicU64::new(1);
+
+/// A forest's identity plus its garbage-collection count.
+///
+/// A compute cache whose keys or values hold [`NodeId`]s of a forest is valid only while that
+/// forest's epoch is unchanged: a collection frees nodes and recycles their ids. Caches that mix
+/// two forests (e.g. a relational product: set nodes and relation nodes) remember both epochs and
+/// clear themselves when either changes (see [`crate::image`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Epoch {
+    forest: u64,
+    collections: u64,
+}
 
 /// One non-empty edge of a node: local index `idx` leads to `child`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,6 +49,20 @@ pub enum Reduction {
     /// Identity-reduced 2L-level relations (QIF): level `2k` is unprimed variable `k`, level
     /// `2k-1` is primed `k'`; an identity pair of levels is skipped. Skipped unprimed/primed pairs
     /// mean "unchanged".
+    ///
+    /// Shape invariants: a root is EMPTY, ONE (the identity relation) or an unprimed node; every
+    /// child of an unprimed node at level `2k` is a primed node at level `2k-1`; a child of a
+    /// primed node is an unprimed node at any lower level or ONE (the pairs in between are
+    /// skipped, i.e. identity). Both levels of a pair share one domain (the variable's).
+    ///
+    /// Growable domains: a skipped pair relates `i` to `i` for *every* value `i`, including
+    /// values added to the domain later; an explicit pair relates only the listed `(i, i')`.
+    /// An explicit pair that is the identity over the whole *current* domain is reduced to a
+    /// skip, so it will relate later values too, and the identity expansion done by relation
+    /// union (one operand skips a pair the other has) covers only the current domain. Hence:
+    /// after the domain of variable `k` grows, rebuild every relation whose support (in the
+    /// model) includes `k` before applying it again; relations that do not involve `k` stay
+    /// valid.
     Identity,
 }
 
@@ -66,6 +98,11 @@ pub(crate) struct OpCaches {
     pub(crate) union: Cache<(NodeId, NodeId), NodeId>,
     pub(crate) intersect: Cache<(NodeId, NodeId), NodeId>,
     pub(crate) minus: Cache<(NodeId, NodeId), NodeId>,
+    /// Relational products applied to this (set) forest, keyed by (set node, relation node).
+    pub(crate) image: Cache<(NodeId, NodeId), NodeId>,
+    pub(crate) preimage: Cache<(NodeId, NodeId), NodeId>,
+    /// The epoch of the relation forest the `image`/`preimage` entries refer to.
+    pub(crate) rel_epoch: Option<Epoch>,
 }
 
 impl OpCaches {
@@ -74,25 +111,41 @@ impl OpCaches {
             union: Cache::new(log2),
             intersect: Cache::new(log2),
             minus: Cache::new(log2),
+            image: Cache::new(log2),
+            preimage: Cache::new(log2),
+            rel_epoch: None,
         }
     }
     fn clear(&mut self) {
         self.union.clear();
         self.intersect.clear();
         self.minus.clear();
+        self.clear_rel();
+    }
+    pub(crate) fn clear_rel(&mut self) {
+        self.image.clear();
+        self.preimage.clear();
+        self.rel_epoch = None;
     }
     fn grow_to(&mut self, n: usize) {
         self.union.grow_to(n);
         self.intersect.grow_to(n);
         self.minus.grow_to(n);
+        self.image.grow_to(n);
+        self.preimage.grow_to(n);
     }
     fn bytes(&self) -> usize {
-        self.union.bytes() + self.intersect.bytes() + self.minus.bytes()
+        self.union.bytes()
+            + self.intersect.bytes()
+            + self.minus.bytes()
+            + self.image.bytes()
+            + self.preimage.bytes()
     }
 }
 
 /// A forest of MDD nodes over levels `1..=K` sharing one reduction rule.
 pub struct Forest {
+    uid: u64,
     reduction: Reduction,
     num_levels: u32,
     /// `domain[k]`: the size of level k's local domain (max index seen + 1, or declared).
@@ -143,6 +196,7 @@ impl Forest {
             },
         ];
         Forest {
+            uid: NEXT_FOREST_UID.fetch_add(1, Ordering::Relaxed),
             reduction,
             num_levels: num_levels as u32,
             domain: vec![0; num_levels + 1],
@@ -167,6 +221,15 @@ impl Forest {
     }
     pub fn num_levels(&self) -> usize {
         self.num_levels as usize
+    }
+
+    /// This forest's identity and collection count: caches holding its node ids are stale
+    /// once this changes.
+    pub fn epoch(&self) -> Epoch {
+        Epoch {
+            forest: self.uid,
+            collections: self.collections as u64,
+        }
     }
 
     /// The level of node `n` (0 for terminals).
@@ -206,10 +269,18 @@ impl Forest {
         self.domain[k]
     }
 
-    /// Declare (grow) the domain of level `k` to at least `size` local states.
+    /// Declare (grow) the domain of level `k` to at least `size` local states. In an
+    /// [`Reduction::Identity`] forest both levels of the pair holding `k` grow (they are one
+    /// variable).
     pub fn set_domain(&mut self, k: usize, size: u32) {
         if self.domain[k] < size {
             self.domain[k] = size;
+            if self.reduction == Reduction::Identity {
+                let other = if is_unprimed(k) { k - 1 } else { k + 1 };
+                if other >= 1 && other <= self.num_levels as usize && self.domain[other] < size {
+                    self.domain[other] = size;
+                }
+            }
         }
     }
 
@@ -272,7 +343,7 @@ impl Forest {
         }
         if let Some(last) = edges.last() {
             if last.idx >= self.domain[level] {
-                self.domain[level] = last.idx + 1;
+                self.set_domain(level, last.idx + 1);
             }
         }
         match self.reduction {
@@ -284,8 +355,18 @@ impl Forest {
                 }
             }
             Reduction::Identity => {
-                // Unprimed level (even): identity pattern i -> (i -> c) for all i in the domain.
-                if level % 2 == 0 && edges.len() as u32 == self.domain[level] {
+                debug_assert!(
+                    edges.iter().all(|e| if is_unprimed(level) {
+                        self.level(e.child) == level - 1
+                    } else {
+                        is_unprimed(self.level(e.child)) && self.level(e.child) < level
+                    }),
+                    "relation shape: unprimed nodes have primed children one level down, \
+                     primed nodes have unprimed or terminal children"
+                );
+                // Unprimed level (even): identity pattern i -> (i -> c) for all i in the domain
+                // of the variable (shared by the pair, so the primed indices are covered too).
+                if is_unprimed(level) && edges.len() as u32 == self.domain[level] {
                     let first = self.edges(edges[0].child);
                     if first.len() == 1 {
                         let c = first[0].child;

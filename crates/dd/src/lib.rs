@@ -12,11 +12,17 @@
 
 mod cache;
 mod count;
+mod dot;
+mod enumerate;
 mod forest;
 mod ops;
+mod relation;
+mod relprod;
 
 pub use cache::Cache;
-pub use forest::{Edge, Forest, ForestStats, Reduction, RootId};
+pub use forest::{Edge, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use relation::{is_unprimed, primed_level, unprimed_level, var_of_level};
+pub use relprod::{image, image as rel_prod, preimage};
 
 /// A handle to a node of a [`Forest`]. `Copy`, 4 bytes; 0 and 1 are the terminals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -3,7 +3,8 @@
 //! rule (a node below the current level is redundant there in a fully-reduced forest).
 
 use crate::forest::Edge;
-use crate::{Forest, NodeId};
+use crate::relation::is_unprimed;
+use crate::{Forest, NodeId, Reduction};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SetOp {
@@ -33,7 +34,9 @@ impl Forest {
     }
 
     fn apply(&mut self, op: SetOp, a: NodeId, b: NodeId) -> NodeId {
-        // terminal cases
+        // terminal cases. In an identity-reduced forest ONE is the identity relation, not the
+        // universe, so only the shortcuts that hold for any non-empty constant apply there.
+        let ident = self.reduction() == Reduction::Identity;
         match op {
             SetOp::Union => {
                 if a == b || b.is_empty() {
@@ -42,23 +45,23 @@ impl Forest {
                 if a.is_empty() {
                     return b;
                 }
-                if a == NodeId::ONE || b == NodeId::ONE {
+                if !ident && (a == NodeId::ONE || b == NodeId::ONE) {
                     return NodeId::ONE;
                 }
             }
             SetOp::Intersect => {
-                if a == b || b == NodeId::ONE {
-                    return a;
-                }
                 if a.is_empty() || b.is_empty() {
                     return NodeId::EMPTY;
                 }
-                if a == NodeId::ONE {
+                if a == b || (!ident && b == NodeId::ONE) {
+                    return a;
+                }
+                if !ident && a == NodeId::ONE {
                     return b;
                 }
             }
             SetOp::Minus => {
-                if a == b || a.is_empty() || b == NodeId::ONE {
+                if a == b || a.is_empty() || (!ident && b == NodeId::ONE) {
                     return NodeId::EMPTY;
                 }
                 if b.is_empty() {
@@ -116,6 +119,23 @@ impl Forest {
                     out.push(Edge::new(idx, r));
                 }
             }
+        } else if ident {
+            // The lower operand skips the pair at this (unprimed) level: there it is the
+            // identity, i.e. the virtual node i -> (i -> low) for every i of the domain.
+            debug_assert!(
+                is_unprimed(level),
+                "relation operand rooted at a primed level"
+            );
+            let (high, low) = if la > lb { (a, b) } else { (b, a) };
+            let high_first = la > lb;
+            let dom = self.domain(level);
+            for idx in 0..dom {
+                let p = self.child_at(high, level, idx);
+                let r = self.apply_identity_pair(op, level - 1, p, idx, low, high_first);
+                if !r.is_empty() {
+                    out.push(Edge::new(idx, r));
+                }
+            }
         } else {
             // one operand is redundant at `level` (fully-reduced forests only)
             let dom = self.domain(level);
@@ -135,6 +155,52 @@ impl Forest {
             SetOp::Intersect => self.caches.intersect.insert(key, r),
             SetOp::Minus => self.caches.minus.insert(key, r),
         }
+        r
+    }
+
+    /// `op(p, q)` at primed level `plevel` of an identity-reduced forest, where `p` is a primed
+    /// node (or EMPTY) and `q` the virtual primed node with the single edge `idx -> low`;
+    /// operands swapped when `!p_first`.
+    fn apply_identity_pair(
+        &mut self,
+        op: SetOp,
+        plevel: usize,
+        p: NodeId,
+        idx: u32,
+        low: NodeId,
+        p_first: bool,
+    ) -> NodeId {
+        let mut out = self.take_scratch(plevel);
+        let n = self.edges(p).len();
+        let mut placed = false;
+        let pair = |x: NodeId, y: NodeId| if p_first { (x, y) } else { (y, x) };
+        for j in 0..=n {
+            let e = self.edges(p).get(j).copied();
+            if !placed && !matches!(e, Some(e) if e.idx < idx) {
+                placed = true;
+                let pc = match e {
+                    Some(e) if e.idx == idx => e.child,
+                    _ => NodeId::EMPTY,
+                };
+                let (x, y) = pair(pc, low);
+                let r = self.apply(op, x, y);
+                if !r.is_empty() {
+                    out.push(Edge::new(idx, r));
+                }
+                if pc != NodeId::EMPTY {
+                    continue;
+                }
+            }
+            if let Some(e) = e {
+                let (x, y) = pair(e.child, NodeId::EMPTY);
+                let r = self.apply(op, x, y);
+                if !r.is_empty() {
+                    out.push(Edge::new(e.idx, r));
+                }
+            }
+        }
+        let r = self.make_node(plevel, &out);
+        self.put_scratch(plevel, out);
         r
     }
 
