@@ -1,0 +1,171 @@
+//! Big exact counts, deep diagrams, DOT export and regressions.
+
+mod common;
+
+use common::Universe;
+use saturn_dd::{image, preimage, Edge, Forest, NodeId, Reduction};
+
+/// The quasi-reduced MDD of the full product of `levels` levels with domain `dom`.
+fn full_product(f: &mut Forest, levels: usize, dom: u32) -> NodeId {
+    let mut n = NodeId::ONE;
+    for k in 1..=levels {
+        n = f.make_node_dense(k, &vec![n; dom as usize]);
+    }
+    n
+}
+
+#[test]
+fn ten_to_the_600() {
+    let mut q = Forest::new(600, Reduction::Quasi);
+    let all = full_product(&mut q, 600, 10);
+    assert_eq!(q.count_nodes(&[all]), 600);
+    let want = format!("1{}", "0".repeat(600));
+    assert_eq!(q.cardinality(all).to_string(), want);
+    assert_eq!(q.cardinality_u128(all), None);
+    // minus one state: 999...9 (600 nines)
+    let one = q.singleton(&[7; 600]);
+    let rest = q.minus(all, one);
+    assert_eq!(q.cardinality(rest).to_string(), "9".repeat(600));
+    assert_eq!(q.union(rest, one), all);
+    assert_eq!(q.pick(rest), Some(vec![0; 600]));
+    assert_eq!(q.pick(one), Some(vec![7; 600]));
+    // the fully-reduced universe is the terminal ONE with every level skipped
+    let mut f = Forest::new(600, Reduction::Fully);
+    for k in 1..=600 {
+        f.set_domain(k, 10);
+    }
+    assert_eq!(full_product(&mut f, 600, 10), NodeId::ONE);
+    assert_eq!(f.cardinality(NodeId::ONE).to_string(), want);
+    let s = f.singleton(&[3; 600]);
+    let rest = f.minus(NodeId::ONE, s);
+    assert_eq!(f.cardinality(rest).to_string(), "9".repeat(600));
+    assert_eq!(f.count_nodes(&[rest]), 600);
+}
+
+#[test]
+fn deep_relational_product() {
+    // 600 variables with domain 10; a local rotation v -> v+1 mod 10 on variable 300
+    let k = 600;
+    let mut sets = Forest::new(k, Reduction::Quasi);
+    let mut rels = Forest::new(2 * k, Reduction::Identity);
+    for v in 1..=k {
+        rels.set_domain(2 * v, 10);
+    }
+    let all = full_product(&mut sets, k, 10);
+    let rot: Vec<(u32, u32)> = (0..10).map(|i| (i, (i + 1) % 10)).collect();
+    let r = rels.relation_from_local(&[(300, rot)]);
+    assert_eq!(rels.relation_top(r), 300);
+    assert_eq!(rels.count_nodes(&[r]), 11);
+    assert_eq!(image(&mut sets, &rels, all, r), all);
+    assert_eq!(preimage(&mut sets, &rels, all, r), all);
+    let mut st = vec![0u32; k];
+    st[299] = 9;
+    st[599] = 4;
+    let s = sets.singleton(&st);
+    let img = image(&mut sets, &rels, s, r);
+    st[299] = 0;
+    assert_eq!(img, sets.singleton(&st));
+    st[299] = 9;
+    assert_eq!(preimage(&mut sets, &rels, img, r), s);
+    let want = format!("1{}", "0".repeat(1200));
+    assert_eq!(
+        rels.cardinality(NodeId::ONE).to_string(),
+        want[..601].to_string()
+    );
+    assert_eq!(rels.cardinality(r).to_string(), want[..601].to_string());
+}
+
+#[test]
+fn relation_domains_are_per_variable() {
+    // regression: the unprimed and primed levels of a pair share the variable's domain, so an
+    // explicit identity over the from-values seen so far is not mistaken for "unchanged" when
+    // a larger to-value exists
+    let mut rels = Forest::new(2, Reduction::Identity);
+    let p = rels.make_node(1, &[Edge::new(1, NodeId::ONE)]);
+    let inc = rels.make_node(2, &[Edge::new(0, p)]); // 0 -> 1
+    assert_eq!(rels.domain(1), 2);
+    assert_eq!(rels.domain(2), 2);
+    let p0 = rels.make_node(1, &[Edge::new(0, NodeId::ONE)]);
+    let stay0 = rels.make_node(2, &[Edge::new(0, p0)]); // 0 -> 0 only
+    assert_ne!(stay0, NodeId::ONE, "0 -> 0 is not the identity on {{0, 1}}");
+    assert_eq!(rels.cardinality(stay0).to_string(), "1");
+    assert_eq!(rels.cardinality(inc).to_string(), "1");
+    assert_eq!(rels.cardinality(NodeId::ONE).to_string(), "2");
+    // relation_from_local agrees
+    assert_eq!(rels.relation_from_local(&[(1, vec![(0, 0)])]), stay0);
+    assert_eq!(
+        rels.relation_from_local(&[(1, vec![(0, 0), (1, 1)])]),
+        NodeId::ONE
+    );
+}
+
+#[test]
+fn skipped_pairs_stay_identity_when_domains_grow() {
+    let u = Universe::new(&[2, 2]);
+    let mut sets = u.set_forest(Reduction::Quasi);
+    let mut rels = u.rel_forest();
+    // variable 1: 0 -> 1; variable 2 untouched (skipped)
+    let r = rels.relation_from_local(&[(1, vec![(0, 1)])]);
+    // variable 2 later grows to 5 values: the skipped pair relates the new values too
+    sets.set_domain(2, 5);
+    rels.set_domain(4, 5);
+    for v in 0..5 {
+        let s = sets.singleton(&[0, v]);
+        assert_eq!(image(&mut sets, &rels, s, r), sets.singleton(&[1, v]));
+    }
+    // whereas an explicit part relates only the listed pairs
+    let e = rels.relation_from_local(&[(2, vec![(0, 0), (1, 1)]), (1, vec![(0, 1)])]);
+    let s = sets.singleton(&[0, 4]);
+    assert_eq!(image(&mut sets, &rels, s, e), NodeId::EMPTY);
+    let s = sets.singleton(&[0, 1]);
+    assert_eq!(image(&mut sets, &rels, s, e), sets.singleton(&[1, 1]));
+}
+
+#[test]
+fn relation_pick_and_enumerate() {
+    let u = Universe::new(&[3, 2]);
+    let mut rels = u.rel_forest();
+    let r = rels.relation_from_local(&[(1, vec![(2, 0), (1, 2)])]);
+    // tuples: entry 2k-1 is from_k, entry 2k-2 is to_k; variable 2 skipped = (v, v)
+    let got = rels.states(r, usize::MAX);
+    assert_eq!(
+        got,
+        vec![
+            vec![2, 1, 0, 0],
+            vec![0, 2, 0, 0],
+            vec![2, 1, 1, 1],
+            vec![0, 2, 1, 1],
+        ]
+    );
+    assert_eq!(rels.pick(r), Some(vec![2, 1, 0, 0]));
+    assert_eq!(rels.pick(NodeId::EMPTY), None);
+    assert_eq!(rels.states(r, 3).len(), 3);
+    assert_eq!(rels.cardinality(r).to_string(), "4");
+}
+
+#[test]
+fn dot_export() {
+    let u = Universe::new(&[2, 3]);
+    let mut f = u.set_forest(Reduction::Quasi);
+    let s = u.build_mask(&mut f, 0b10_0110);
+    let dot = f.to_dot(&[("S \"quoted\"", s), ("empty", NodeId::EMPTY)]);
+    assert!(dot.starts_with("digraph dd {"));
+    assert!(dot.trim_end().ends_with('}'));
+    assert!(dot.contains("rank=same; L2;"));
+    assert!(dot.contains("L2 [shape=plaintext, label=\"x2\"]"));
+    assert!(dot.contains("[shape=box, label=\"1\"]"));
+    assert!(dot.contains("[shape=box, label=\"0\"]"));
+    assert!(dot.contains("label=\"S \\\"quoted\\\"\""));
+    // one arrow per (node, child); 0b10_0110 = {(1,0),(0,1),(1,2)} as (x1, x2)
+    let arrows = dot.lines().filter(|l| l.contains(" -> n")).count();
+    let roots = 2;
+    let nodes = f.count_nodes(&[s]);
+    assert_eq!(nodes, 3); // root, {1}, {0}
+    assert_eq!(arrows, roots + 2 + 2);
+    assert!(dot.contains("[label=\"0,2\"]"));
+    let mut rels = Forest::new(4, Reduction::Identity);
+    let r = rels.relation_from_local(&[(2, vec![(0, 1), (1, 2), (2, 3)])]);
+    let rd = rels.to_dot(&[("N", r)]);
+    assert!(rd.contains("label=\"x2'\""));
+    assert!(rd.contains("label=\"x2\""));
+}
