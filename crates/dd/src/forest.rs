@@ -246,7 +246,9 @@ impl Forest {
     }
 
     /// The child of `n` at local index `i` (EMPTY when absent). For a node below `level` in a
-    /// fully-reduced forest this is the node itself (it is redundant at that level).
+    /// fully-reduced forest this is the node itself (it is redundant at that level). (In an
+    /// identity-reduced forest a node below an unprimed level is the identity there, whose
+    /// child at `i` is a primed node `i -> n` that need not exist: this returns `n`.)
     #[inline]
     pub fn child_at(&self, n: NodeId, level: usize, i: u32) -> NodeId {
         if self.level(n) < level {
@@ -311,12 +313,12 @@ impl Forest {
             "edges not sorted"
         );
         if edges.iter().any(|e| e.child.is_empty()) {
-            let v: Vec<Edge> = edges
-                .iter()
-                .copied()
-                .filter(|e| !e.child.is_empty())
-                .collect();
-            return self.make_node_nonempty(level, &v);
+            let mut v = std::mem::take(&mut self.dense_buf);
+            v.clear();
+            v.extend(edges.iter().copied().filter(|e| !e.child.is_empty()));
+            let r = self.make_node_nonempty(level, &v);
+            self.dense_buf = v;
+            return r;
         }
         self.make_node_nonempty(level, edges)
     }
@@ -542,6 +544,19 @@ impl Forest {
     pub fn tune_caches(&mut self) {
         let want = (self.nodes_now() / 2).clamp(1 << 16, 1 << 24);
         self.caches.grow_to(want);
+    }
+
+    /// Hits and misses of each operation cache since the forest was created:
+    /// `(name, hits, misses)` for union, intersect, minus, image and preimage.
+    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 5] {
+        let c = &self.caches;
+        [
+            ("union", c.union.hits, c.union.misses),
+            ("intersect", c.intersect.hits, c.intersect.misses),
+            ("minus", c.minus.hits, c.minus.misses),
+            ("image", c.image.hits, c.image.misses),
+            ("preimage", c.preimage.hits, c.preimage.misses),
+        ]
     }
 
     /// Size figures.

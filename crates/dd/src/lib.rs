@@ -9,6 +9,21 @@
 //! Levels are numbered `1..=K` from the bottom; level 0 holds the two terminals
 //! [`NodeId::EMPTY`] (the empty set / false) and [`NodeId::ONE`] (the set holding the empty
 //! tuple / true). This crate knows nothing of Petri nets, PRISM or logic.
+//!
+//! Sets of states live in quasi- or fully-reduced forests of `K` levels. Next-state relations
+//! live in identity-reduced (QIF) forests of `2K` levels, unprimed level `2k` and primed level
+//! `2k-1` for variable `k`, a skipped pair meaning "unchanged" ([`Reduction::Identity`]); build
+//! them with [`Forest::relation_from_local`] (a product of per-variable local relations) or
+//! [`Forest::relation_from_tuples`], combine them with the set operations, and apply them with
+//! [`image`] / [`preimage`] (the relational product of thesis Figure 2.8, also exported as
+//! [`rel_prod`]). Results are read back with [`Forest::cardinality`], [`Forest::pick`],
+//! [`Forest::for_each_state`] and [`Forest::to_dot`].
+//!
+//! Caches and collection: every compute cache keyed by node ids is valid only while its
+//! forests' [`Epoch`]s are unchanged. [`Forest::gc`] clears the forest's own caches; the
+//! relational-product caches (held by the set forest) also check the relation forest's epoch at
+//! every top-level call. Caches owned by callers must be cleared when a forest they refer to
+//! collects (compare [`Forest::epoch`]).
 
 mod cache;
 mod count;

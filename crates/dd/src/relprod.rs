@@ -23,7 +23,9 @@ enum Dir {
 ///
 /// Levels the relation skips (identity pairs) are copied through from the set, recursing below
 /// them. For a fully-reduced set forest a level the set skips stands for every index of the set
-/// forest's current domain at that level.
+/// forest's current domain at that level; declare the set forest's domains to cover the
+/// relation's first (a result index beyond a domain grows it, which changes the meaning of
+/// nodes reduced earlier at that level). Quasi-reduced set forests have no such caveat.
 ///
 /// # Panics
 /// If `sets` is not a set forest of `K` levels and `rels` an identity-reduced forest of `2K`
