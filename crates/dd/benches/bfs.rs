@@ -32,7 +32,7 @@ fn main() {
     for p in 1..=k {
         let q = if p == 1 { k } else { p - 1 };
         let mut parts = vec![(p, take.clone()), (q, give.clone())];
-        parts.sort_by(|a, b| b.0.cmp(&a.0));
+        parts.sort_by_key(|part| std::cmp::Reverse(part.0));
         events.push(rels.relation_from_local(&parts));
     }
     let all = rels.union_all(&events);

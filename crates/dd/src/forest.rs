@@ -485,18 +485,16 @@ impl Forest {
     pub fn gc(&mut self, extra: &[NodeId]) -> usize {
         let marked = self.mark(extra);
         let mut freed = 0;
-        for id in 2..self.nodes.len() {
+        for (id, &live) in marked.iter().enumerate().skip(2) {
             let r = self.nodes[id];
-            if r.level == FREE_LEVEL || marked[id] {
+            if r.level == FREE_LEVEL || live {
                 continue;
             }
-            let nodes = &self.nodes;
             if let Ok(entry) =
                 self.unique[r.level as usize].find_entry(r.hash as u64, |&x| x == id as u32)
             {
                 entry.remove();
             }
-            let _ = nodes;
             self.dead_edges += r.len as usize;
             self.nodes[id] = NodeRec {
                 level: FREE_LEVEL,

@@ -27,6 +27,18 @@ enum Dir {
 /// relation's first (a result index beyond a domain grows it, which changes the meaning of
 /// nodes reduced earlier at that level). Quasi-reduced set forests have no such caveat.
 ///
+/// ```
+/// use saturn_dd::{image, preimage, Forest, Reduction};
+/// // two variables; the relation moves variable 1 from 0 to 1 and leaves variable 2 alone
+/// let mut sets = Forest::new(2, Reduction::Quasi);
+/// let mut rels = Forest::new(4, Reduction::Identity);
+/// let r = rels.relation_from_local(&[(1, vec![(0, 1)])]);
+/// let s = sets.singleton(&[0, 5]); // x1 = 0, x2 = 5
+/// let t = image(&mut sets, &rels, s, r);
+/// assert_eq!(t, sets.singleton(&[1, 5]));
+/// assert_eq!(preimage(&mut sets, &rels, t, r), s);
+/// ```
+///
 /// # Panics
 /// If `sets` is not a set forest of `K` levels and `rels` an identity-reduced forest of `2K`
 /// levels.

@@ -10,10 +10,11 @@ use proptest::prelude::*;
 use saturn_dd::{image, preimage, Forest, NodeId, Reduction};
 
 type Set = BTreeSet<Vec<u32>>;
+type Rel = Vec<(Vec<u32>, Vec<u32>)>;
 
 /// Random domains (1 to 4 levels of 1 to 4 values), two random sets of tuples and a random
 /// relation (pairs of tuples) over them.
-fn universe_and_sets() -> impl Strategy<Value = (Vec<u32>, Set, Set, Vec<(Vec<u32>, Vec<u32>)>)> {
+fn universe_and_sets() -> impl Strategy<Value = (Vec<u32>, Set, Set, Rel)> {
     prop::collection::vec(1u32..=4, 1..=4).prop_flat_map(|doms| {
         let tuple = doms
             .iter()
