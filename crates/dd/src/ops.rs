@@ -128,9 +128,20 @@ impl Forest {
             );
             let (high, low) = if la > lb { (a, b) } else { (b, a) };
             let high_first = la > lb;
-            let dom = self.domain(level);
-            for idx in 0..dom {
-                let p = self.child_at(high, level, idx);
+            // only the indices of `high` can contribute unless the result keeps `low`'s side
+            let sparse = op == SetOp::Intersect || (op == SetOp::Minus && high_first);
+            let n = if sparse {
+                self.edges(high).len() as u32
+            } else {
+                self.domain(level)
+            };
+            for x in 0..n {
+                let (idx, p) = if sparse {
+                    let e = self.edges(high)[x as usize];
+                    (e.idx, e.child)
+                } else {
+                    (x, self.child_at(high, level, x))
+                };
                 let r = self.apply_identity_pair(op, level - 1, p, idx, low, high_first);
                 if !r.is_empty() {
                     out.push(Edge::new(idx, r));
