@@ -257,8 +257,8 @@ impl<'a, 'input> Reader<'a, 'input> {
         };
         if let Some(ty) = net.attribute("type") {
             let lower = ty.to_ascii_lowercase();
-            if let Some(t) = COLOURED_TYPES.iter().find(|t| lower.contains(*t)) {
-                return Err(self.coloured(net, format!("net type '{ty}' is a {t} type")));
+            if COLOURED_TYPES.iter().any(|t| lower.contains(t)) {
+                return Err(self.coloured(net, format!("net type '{ty}'")));
             }
         }
         self.check_labels(net)?;
