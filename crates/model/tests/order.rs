@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use saturn_model::families::generate;
-use saturn_model::order::{by_name, file_order, force, total_span, ORDER_NAMES};
+use saturn_model::order::{by_name, file_order, force, sloan, total_span, ORDER_NAMES};
 use saturn_model::{Arc, PetriNet, Place, Transition};
 
 fn is_permutation(order: &[usize], n: usize) -> bool {
@@ -59,6 +59,8 @@ fn force_shortens_the_spans_of_a_shuffled_ring() {
     let start = total_span(&net, &file_order(&net));
     let span = total_span(&net, &force(&net, 200));
     assert!(span < start, "force {span} vs file {start}");
+    let span = total_span(&net, &sloan(&net));
+    assert!(span < start, "sloan {span} vs file {start}");
 }
 
 #[test]
@@ -113,5 +115,10 @@ proptest! {
         let order = force(&net, iters);
         prop_assert!(is_permutation(&order, net.places.len()));
         prop_assert!(total_span(&net, &order) <= total_span(&net, &file_order(&net)));
+    }
+
+    #[test]
+    fn sloan_is_a_permutation(net in random_net()) {
+        prop_assert!(is_permutation(&sloan(&net), net.places.len()));
     }
 }

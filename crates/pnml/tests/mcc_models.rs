@@ -74,3 +74,31 @@ fn every_mcc_model_reads_with_oracle_counts() {
     }
     assert!(seen >= 40, "only {seen} instances in INDEX.tsv");
 }
+
+#[test]
+fn static_orders_on_mcc_models() {
+    use saturn_model::order::{by_name, file_order, total_span, ORDER_NAMES};
+    let Some(dir) = mcc_dir() else { return };
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).expect("INDEX.tsv");
+    for row in index.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let instance = row.split('\t').next().unwrap_or_default();
+        let net = read_pnml_file(&dir.join(instance).join("model.pnml")).expect("reads");
+        let file = total_span(&net, &file_order(&net));
+        let mut line = format!("{instance:32}");
+        for name in ORDER_NAMES {
+            let order = by_name(&net, name).expect("known order");
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert!(
+                sorted.iter().copied().eq(0..net.places.len()),
+                "{instance} {name}"
+            );
+            let span = total_span(&net, &order);
+            if *name == "force" {
+                assert!(span <= file, "{instance}: force {span} > file {file}");
+            }
+            line.push_str(&format!(" {name}={span}"));
+        }
+        eprintln!("{line}");
+    }
+}
