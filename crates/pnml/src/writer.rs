@@ -16,6 +16,12 @@ const INHIBITOR_PTNET: &str = "http://www.pnml.org/version-2009/extensions/inhib
 ///
 /// Arc ids are `a<k>` numbered in output order; if a node id already has that form the
 /// numbering skips it, so ids stay unique. Node ids must be unique (the reader checks it).
+///
+/// The reader gives back an equal net when names are non-empty and carry no leading or
+/// trailing white space (it trims names and uses the id for an empty one), the net name is
+/// non-empty, arcs of one kind are not repeated between the same place and transition (it
+/// merges them), and no text holds characters XML 1.0 cannot represent (control characters
+/// other than tab, line feed and carriage return).
 pub fn write_pnml(net: &PetriNet) -> String {
     let has_inhibitors = net.transitions.iter().any(|t| !t.inhibitors.is_empty());
     let ty = if has_inhibitors {
