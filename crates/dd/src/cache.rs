@@ -3,22 +3,28 @@
 use std::hash::{Hash, Hasher};
 
 /// Direct-mapped cache: each key hashes to one slot; a newer entry overwrites an older one.
-/// Lookups are one hash and one comparison. Sized to a power of two; [`Cache::grow_to`] lets the
-/// owner grow it with the forest.
+/// Lookups are one hash and one comparison. Sized to a power of two; it doubles by itself when
+/// it has evicted as many live entries as it has slots (up to [`Cache::MAX_SLOTS`]), and
+/// [`Cache::grow_to`] lets the owner grow it too.
 pub struct Cache<K: Copy + Eq + Hash, V: Copy> {
     slots: Vec<Option<(K, V)>>,
     mask: usize,
+    evictions: usize,
     pub hits: u64,
     pub misses: u64,
 }
 
 impl<K: Copy + Eq + Hash, V: Copy> Cache<K, V> {
+    /// The size past which a cache stops growing by itself (entries).
+    pub const MAX_SLOTS: usize = 1 << 23;
+
     /// A cache with `1 << log2` slots.
     pub fn new(log2: u32) -> Self {
         let n = 1usize << log2;
         Cache {
             slots: vec![None; n],
             mask: n - 1,
+            evictions: 0,
             hits: 0,
             misses: 0,
         }
@@ -51,6 +57,17 @@ impl<K: Copy + Eq + Hash, V: Copy> Cache<K, V> {
     #[inline]
     pub fn insert(&mut self, k: K, v: V) {
         let s = self.slot(&k);
+        if let Some((old, _)) = &self.slots[s] {
+            if *old != k {
+                self.evictions += 1;
+                if self.evictions > self.slots.len() && self.slots.len() < Self::MAX_SLOTS {
+                    self.grow_to(self.slots.len() * 2);
+                    let s = self.slot(&k);
+                    self.slots[s] = Some((k, v));
+                    return;
+                }
+            }
+        }
         self.slots[s] = Some((k, v));
     }
 
@@ -81,6 +98,7 @@ impl<K: Copy + Eq + Hash, V: Copy> Cache<K, V> {
         }
         let old = std::mem::replace(&mut self.slots, vec![None; n]);
         self.mask = n - 1;
+        self.evictions = 0;
         for (k, v) in old.into_iter().flatten() {
             self.insert(k, v);
         }

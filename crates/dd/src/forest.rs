@@ -207,7 +207,7 @@ impl Forest {
             unique: (0..=num_levels).map(|_| HashTable::new()).collect(),
             roots: Vec::new(),
             free_roots: Vec::new(),
-            caches: OpCaches::new(16),
+            caches: OpCaches::new(12),
             scratch: Vec::new(),
             dense_buf: Vec::new(),
             nodes_peak: 2,

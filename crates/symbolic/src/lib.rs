@@ -1,1 +1,14 @@
-//! placeholder
+//! Symbolic engines over the neutral model: state-space generation by breadth-first search
+//! (thesis Figure 2.9), breadth-first search with a frontier, and saturation (Figure 2.10),
+//! forward and backward, with next-state functions applied implicitly from the model's local
+//! functions (no relation MDDs needed), and the contest's StateSpace metrics.
+//!
+//! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
+
+mod limits;
+pub mod metrics;
+pub mod reach;
+pub mod statespace;
+
+pub use limits::{Interrupted, Limits};
+pub use reach::{Direction, Method, Reach, ReachStats};

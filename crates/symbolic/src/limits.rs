@@ -1,0 +1,48 @@
+//! Resource limits checked from inside long computations.
+
+use std::time::Instant;
+
+/// Why a computation stopped before finishing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Interrupted {
+    #[error("time limit reached")]
+    Timeout,
+    #[error("memory limit reached")]
+    Memory,
+}
+
+/// Time and memory limits. Checked every few thousand steps, so they cost nothing measurable.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    /// Resident-set limit in bytes.
+    pub max_memory: Option<u64>,
+}
+
+impl Limits {
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+
+    /// `Err` when a limit is exceeded now.
+    pub fn check(&self) -> Result<(), Interrupted> {
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                return Err(Interrupted::Timeout);
+            }
+        }
+        if let Some(m) = self.max_memory {
+            if current_rss_bytes().is_some_and(|r| r > m) {
+                return Err(Interrupted::Memory);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The process's resident set size, from `/proc/self/statm` (Linux); `None` elsewhere.
+pub fn current_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}

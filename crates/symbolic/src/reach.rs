@@ -1,0 +1,495 @@
+//! State-space generation: BFS (thesis Figure 2.9), BFS with a frontier set, and saturation
+//! (Figure 2.10), forward or backward.
+//!
+//! Next-state functions are applied *implicitly*: an event is a product of local functions
+//! (`saturn_model::LocalFn`), and firing it on an MDD node walks the node from the event's Top
+//! down to its bottom level, mapping local states on the way. This is Meddly's "implicit
+//! relation" idea; the relation MDDs it avoids are never built. Local domains grow as firing
+//! discovers new local states (the forest's domains follow the node indices).
+
+use saturn_dd::{Cache, Forest, NodeId, Reduction};
+use saturn_model::{LocalFn, Model};
+
+use crate::limits::{Interrupted, Limits};
+
+/// A state-space generation algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Breadth-first: `S ← S ∪ N(S)` until no change (Figure 2.9).
+    Bfs,
+    /// Breadth-first with a frontier: `F ← N(F) \ S; S ← S ∪ F`.
+    BfsFrontier,
+    /// Saturation (Figure 2.10).
+    Saturation,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Bfs => "bfs",
+            Method::BfsFrontier => "bfs-frontier",
+            Method::Saturation => "saturation",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Method> {
+        match s {
+            "bfs" => Some(Method::Bfs),
+            "bfs-frontier" | "frontier" => Some(Method::BfsFrontier),
+            "saturation" | "sat" => Some(Method::Saturation),
+            _ => None,
+        }
+    }
+}
+
+/// Forward (successors, `N`) or backward (predecessors, `P`) exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// An event prepared for firing: its local functions by level, highest first.
+struct Ev {
+    parts: Vec<(u32, LocalFn)>,
+    top: u32,
+}
+
+/// Working storage for one recursion frame at one level (at most one frame per level is
+/// active at any time, so one per level suffices).
+#[derive(Default)]
+struct Frame {
+    buf: Vec<NodeId>,
+    queued: Vec<bool>,
+    queue: Vec<u32>,
+}
+
+/// Counters of one generation run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReachStats {
+    /// BFS iterations (0 for saturation).
+    pub iterations: usize,
+    /// Events fired (calls that reached a fresh computation).
+    pub firings: u64,
+}
+
+/// The state-space generator for one model.
+pub struct Reach {
+    pub forest: Forest,
+    events: Vec<Ev>,
+    /// `by_top[k]`: events whose Top is level `k`.
+    by_top: Vec<Vec<u32>>,
+    /// Per level: local states beyond `cap[k]-1` are never produced (u32::MAX: unbounded).
+    cap: Vec<u32>,
+    frames: Vec<Frame>,
+    sat_cache: Cache<NodeId, NodeId>,
+    fire_cache: Cache<(u32, NodeId), NodeId>,
+    img_cache: Cache<(u32, NodeId), NodeId>,
+    limits: Limits,
+    interrupted: Option<Interrupted>,
+    steps: u64,
+    progress: Option<Box<dyn FnMut(&str)>>,
+    pub stats: ReachStats,
+}
+
+fn reverse_local(f: &LocalFn) -> LocalFn {
+    match *f {
+        // forward: i >= need, i < inhibit, j = i + delta.
+        // backward from j: i = j - delta must satisfy need <= i < inhibit.
+        LocalFn::Petri {
+            need,
+            inhibit,
+            delta,
+        } => {
+            let need_b = (need as i64 + delta).max(0);
+            let need_b = need_b.max(delta); // i = j - delta >= 0
+            let inhibit_b = if inhibit == u32::MAX {
+                u32::MAX
+            } else {
+                (inhibit as i64 + delta).clamp(0, u32::MAX as i64) as u32
+            };
+            LocalFn::Petri {
+                need: need_b.min(u32::MAX as i64) as u32,
+                inhibit: inhibit_b,
+                delta: -delta,
+            }
+        }
+    }
+}
+
+impl Reach {
+    /// A generator for `model` in the given direction. For backward exploration of a model with
+    /// unbounded local domains, pass `caps` (per level, from a forward run) so the potential
+    /// state space stays finite.
+    pub fn new(model: &Model, dir: Direction, caps: Option<Vec<u32>>) -> Reach {
+        let k = model.num_levels();
+        let mut events = Vec::with_capacity(model.events.len());
+        let mut by_top = vec![Vec::new(); k + 1];
+        for e in &model.events {
+            let parts: Vec<(u32, LocalFn)> = e
+                .parts
+                .iter()
+                .map(|(l, f)| {
+                    (
+                        *l as u32,
+                        if dir == Direction::Forward {
+                            f.clone()
+                        } else {
+                            reverse_local(f)
+                        },
+                    )
+                })
+                .collect();
+            let top = parts.first().map_or(0, |p| p.0);
+            by_top[top as usize].push(events.len() as u32);
+            events.push(Ev { parts, top });
+        }
+        let mut cap = caps.unwrap_or_else(|| vec![u32::MAX; k + 1]);
+        cap.resize(k + 1, u32::MAX);
+        for (lvl, level) in model.levels.iter().enumerate() {
+            if let Some(b) = level.bound {
+                cap[lvl + 1] = cap[lvl + 1].min(b.saturating_add(1));
+            }
+        }
+        Reach {
+            forest: Forest::new(k, Reduction::Quasi),
+            events,
+            by_top,
+            cap,
+            frames: (0..=k).map(|_| Frame::default()).collect(),
+            sat_cache: Cache::new(12),
+            fire_cache: Cache::new(12),
+            img_cache: Cache::new(12),
+            limits: Limits::none(),
+            interrupted: None,
+            steps: 0,
+            progress: None,
+            stats: ReachStats::default(),
+        }
+    }
+
+    /// Limits checked during generation.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// A callback receiving a one-line progress message now and then.
+    pub fn set_progress(&mut self, f: Box<dyn FnMut(&str)>) {
+        self.progress = Some(f);
+    }
+
+    /// The set holding the single state `state` (`state[k-1]` is level `k`'s local state).
+    pub fn state_set(&mut self, state: &[u32]) -> NodeId {
+        self.forest.singleton(state)
+    }
+
+    /// The states reachable from `init` (or reaching it, backward) with the given method.
+    pub fn explore(&mut self, init: NodeId, method: Method) -> Result<NodeId, Interrupted> {
+        self.interrupted = None;
+        let r = match method {
+            Method::Saturation => {
+                let k = self.forest.num_levels();
+                let r = self.saturate(k, init);
+                self.finish(r)
+            }
+            Method::Bfs => self.bfs(init, false),
+            Method::BfsFrontier => self.bfs(init, true),
+        }?;
+        Ok(r)
+    }
+
+    fn finish(&mut self, r: NodeId) -> Result<NodeId, Interrupted> {
+        match self.interrupted {
+            Some(i) => Err(i),
+            None => Ok(r),
+        }
+    }
+
+    /// Periodic bookkeeping inside the recursions: limits, cache growth, progress.
+    #[inline]
+    fn tick(&mut self, level: usize) -> bool {
+        self.steps += 1;
+        if self.steps & 0xfff != 0 {
+            return self.interrupted.is_some();
+        }
+        if let Err(i) = self.limits.check() {
+            self.interrupted = Some(i);
+        }
+        let n = self.forest.nodes_now();
+        if n > self.sat_cache.len_slots() && self.sat_cache.len_slots() < (1 << 24) {
+            let want = n.next_power_of_two().min(1 << 24);
+            self.sat_cache.grow_to(want);
+            self.fire_cache.grow_to(want);
+            self.img_cache.grow_to(want);
+            self.forest.tune_caches();
+        }
+        if self.steps & 0x3ffff == 0 {
+            if let Some(p) = self.progress.as_mut() {
+                p(&format!("level {level}, {n} nodes"));
+            }
+        }
+        self.interrupted.is_some()
+    }
+
+    fn clear_caches(&mut self) {
+        self.sat_cache.clear();
+        self.fire_cache.clear();
+        self.img_cache.clear();
+    }
+
+    /// Collect garbage between top-level steps, keeping `keep` (and registered roots).
+    fn collect(&mut self, keep: &[NodeId]) {
+        if self.forest.maybe_gc(keep) {
+            self.clear_caches();
+        }
+    }
+
+    // ------------------------------------------------------------------------------ saturation
+
+    /// SaturateF (thesis Figure 2.10): the least fixpoint of `s` (a node at level `k`) under every
+    /// event whose Top is at most `k`.
+    pub fn saturate(&mut self, k: usize, s: NodeId) -> NodeId {
+        if k == 0 || s.is_empty() {
+            return s;
+        }
+        if let Some(r) = self.sat_cache.get(s) {
+            return r;
+        }
+        if self.tick(k) {
+            return NodeId::EMPTY;
+        }
+        let mut fr = std::mem::take(&mut self.frames[k]);
+        let n = self.forest.edges(s).len();
+        for x in 0..n {
+            let e = self.forest.edges(s)[x];
+            let c = self.saturate(k - 1, e.child);
+            let i = e.idx as usize;
+            if fr.buf.len() <= i {
+                fr.buf.resize(i + 1, NodeId::EMPTY);
+            }
+            fr.buf[i] = c;
+        }
+        self.local_fixpoint(k, &mut fr);
+        let r = self.forest.make_node_dense(k, &fr.buf);
+        fr.buf.clear();
+        self.frames[k] = fr;
+        self.sat_cache.insert(s, r);
+        self.sat_cache.insert(r, r);
+        r
+    }
+
+    /// Fire every event with Top = `k` on the node under construction in `fr` until nothing
+    /// changes, re-firing only from local states whose child grew (Meddly's queue of changes).
+    fn local_fixpoint(&mut self, k: usize, fr: &mut Frame) {
+        if self.by_top[k].is_empty() {
+            return;
+        }
+        let evs = std::mem::take(&mut self.by_top[k]);
+        fr.queued.clear();
+        fr.queued.resize(fr.buf.len(), false);
+        fr.queue.clear();
+        for (i, c) in fr.buf.iter().enumerate().rev() {
+            if !c.is_empty() {
+                fr.queue.push(i as u32);
+                fr.queued[i] = true;
+            }
+        }
+        let cap = self.cap[k];
+        while let Some(i) = fr.queue.pop() {
+            fr.queued[i as usize] = false;
+            for &e in &evs {
+                let (fired, single) = {
+                    let ev = &self.events[e as usize];
+                    (ev.parts[0].1.fire(i), ev.parts.len() == 1)
+                };
+                let Some(j) = fired else { continue };
+                if j >= cap {
+                    continue;
+                }
+                let src = fr.buf[i as usize];
+                let r = if single {
+                    src
+                } else {
+                    self.rec_fire(e, k - 1, src, 1)
+                };
+                if r.is_empty() {
+                    continue;
+                }
+                let j = j as usize;
+                if fr.buf.len() <= j {
+                    fr.buf.resize(j + 1, NodeId::EMPTY);
+                    fr.queued.resize(j + 1, false);
+                }
+                let u = self.forest.union(fr.buf[j], r);
+                if u != fr.buf[j] {
+                    fr.buf[j] = u;
+                    if !fr.queued[j] {
+                        fr.queued[j] = true;
+                        fr.queue.push(j as u32);
+                    }
+                }
+            }
+            if self.interrupted.is_some() {
+                break;
+            }
+        }
+        self.by_top[k] = evs;
+    }
+
+    /// RecFire / RelProdSat (Figure 2.10): fire event `e` on the saturated node `q` at level `l`
+    /// (the event's parts from index `pi` on lie at or below `l`) and saturate the result.
+    fn rec_fire(&mut self, e: u32, l: usize, q: NodeId, pi: usize) -> NodeId {
+        if q.is_empty() {
+            return q;
+        }
+        if let Some(r) = self.fire_cache.get((e, q)) {
+            return r;
+        }
+        if self.tick(l) {
+            return NodeId::EMPTY;
+        }
+        self.stats.firings += 1;
+        let (part, next_pi, last) = {
+            let ev = &self.events[e as usize];
+            if ev.parts[pi].0 as usize == l {
+                (
+                    Some(ev.parts[pi].1.clone()),
+                    pi + 1,
+                    pi + 1 == ev.parts.len(),
+                )
+            } else {
+                (None, pi, false)
+            }
+        };
+        let cap = self.cap[l];
+        let mut fr = std::mem::take(&mut self.frames[l]);
+        let n = self.forest.edges(q).len();
+        for x in 0..n {
+            let ed = self.forest.edges(q)[x];
+            let j = match &part {
+                None => ed.idx,
+                Some(f) => match f.fire(ed.idx) {
+                    Some(j) if j < cap => j,
+                    _ => continue,
+                },
+            };
+            let r = if last {
+                ed.child
+            } else {
+                self.rec_fire(e, l - 1, ed.child, next_pi)
+            };
+            if r.is_empty() {
+                continue;
+            }
+            let j = j as usize;
+            if fr.buf.len() <= j {
+                fr.buf.resize(j + 1, NodeId::EMPTY);
+            }
+            fr.buf[j] = self.forest.union(fr.buf[j], r);
+        }
+        self.local_fixpoint(l, &mut fr);
+        let r = self.forest.make_node_dense(l, &fr.buf);
+        fr.buf.clear();
+        self.frames[l] = fr;
+        self.fire_cache.insert((e, q), r);
+        self.sat_cache.insert(r, r);
+        r
+    }
+
+    // ------------------------------------------------------------------------------ BFS
+
+    /// The image of `q` (a node at level `l`) under event `e` alone, without saturation.
+    fn image_event(&mut self, e: u32, l: usize, q: NodeId, pi: usize) -> NodeId {
+        if q.is_empty() {
+            return q;
+        }
+        let (part, next_pi) = {
+            let ev = &self.events[e as usize];
+            if pi == ev.parts.len() {
+                return q;
+            }
+            if ev.parts[pi].0 as usize == l {
+                (Some(ev.parts[pi].1.clone()), pi + 1)
+            } else {
+                (None, pi)
+            }
+        };
+        if let Some(r) = self.img_cache.get((e, q)) {
+            return r;
+        }
+        if self.tick(l) {
+            return NodeId::EMPTY;
+        }
+        let cap = self.cap[l];
+        let mut fr = std::mem::take(&mut self.frames[l]);
+        let n = self.forest.edges(q).len();
+        for x in 0..n {
+            let ed = self.forest.edges(q)[x];
+            let j = match &part {
+                None => ed.idx,
+                Some(f) => match f.fire(ed.idx) {
+                    Some(j) if j < cap => j,
+                    _ => continue,
+                },
+            };
+            let r = self.image_event(e, l - 1, ed.child, next_pi);
+            if r.is_empty() {
+                continue;
+            }
+            let j = j as usize;
+            if fr.buf.len() <= j {
+                fr.buf.resize(j + 1, NodeId::EMPTY);
+            }
+            fr.buf[j] = self.forest.union(fr.buf[j], r);
+        }
+        let r = self.forest.make_node_dense(l, &fr.buf);
+        fr.buf.clear();
+        self.frames[l] = fr;
+        self.img_cache.insert((e, q), r);
+        r
+    }
+
+    /// `N(s)` (or `P(s)` backward): the union of every event's image.
+    pub fn image(&mut self, s: NodeId) -> NodeId {
+        let k = self.forest.num_levels();
+        let mut acc = NodeId::EMPTY;
+        for e in 0..self.events.len() as u32 {
+            if self.events[e as usize].top == 0 {
+                // an event with empty support maps every state to itself
+                acc = self.forest.union(acc, s);
+                continue;
+            }
+            let r = self.image_event(e, k, s, 0);
+            acc = self.forest.union(acc, r);
+        }
+        acc
+    }
+
+    /// Figure 2.9 (and its frontier variant).
+    fn bfs(&mut self, init: NodeId, frontier: bool) -> Result<NodeId, Interrupted> {
+        let mut s = init;
+        let mut f = init;
+        loop {
+            self.stats.iterations += 1;
+            let img = self.image(if frontier { f } else { s });
+            if let Some(i) = self.interrupted {
+                return Err(i);
+            }
+            let next = self.forest.union(s, img);
+            if frontier {
+                f = self.forest.minus(img, s);
+            }
+            if next == s {
+                break;
+            }
+            s = next;
+            if let Some(p) = self.progress.as_mut() {
+                p(&format!("BFS iteration {}", self.stats.iterations));
+            }
+            self.collect(&[s, f, init]);
+            if let Err(i) = self.limits.check() {
+                return Err(i);
+            }
+        }
+        Ok(s)
+    }
+}

@@ -1,0 +1,56 @@
+//! One call from a model to its reachable state space and StateSpace figures.
+
+use std::time::Instant;
+
+use saturn_dd::NodeId;
+use saturn_model::Model;
+
+use crate::metrics::{state_space_metrics, StateSpaceMetrics};
+use crate::{Direction, Interrupted, Limits, Method, Reach};
+
+/// The result of a state-space generation run.
+pub struct StateSpace {
+    pub reach: Reach,
+    /// The reachable states (a root registered with the forest).
+    pub states: NodeId,
+    pub metrics: StateSpaceMetrics,
+    /// Nodes of the final MDD.
+    pub nodes_final: usize,
+    /// The most nodes allocated at any time.
+    pub nodes_peak: usize,
+    /// Seconds spent generating (without metrics).
+    pub generation_seconds: f64,
+}
+
+/// Generate the reachable states of `model` from its initial state with `method`, then compute
+/// the StateSpace figures.
+pub fn generate(
+    model: &Model,
+    method: Method,
+    limits: Limits,
+    progress: Option<Box<dyn FnMut(&str)>>,
+) -> Result<StateSpace, Interrupted> {
+    let t0 = Instant::now();
+    let mut reach = Reach::new(model, Direction::Forward, None);
+    reach.set_limits(limits);
+    if let Some(p) = progress {
+        reach.set_progress(p);
+    }
+    let init = reach.state_set(&model.initial);
+    let root = reach.forest.add_root(init);
+    let states = reach.explore(init, method)?;
+    reach.forest.set_root(root, states);
+    let generation_seconds = t0.elapsed().as_secs_f64();
+    limits.check()?;
+    let metrics = state_space_metrics(&reach.forest, model, states);
+    let nodes_final = reach.forest.count_nodes(&[states]);
+    let nodes_peak = reach.forest.stats().nodes_peak;
+    Ok(StateSpace {
+        reach,
+        states,
+        metrics,
+        nodes_final,
+        nodes_peak,
+        generation_seconds,
+    })
+}
