@@ -1,0 +1,103 @@
+//! The Model Checking Contest's own StateSpace answers: every instance under
+//! `../shared/benchmarks/mcc/` is generated with saturation (60 s each, or
+//! `SATURN_MCC_TIMEOUT` seconds); every answer that finishes must equal the oracle's four
+//! figures. Skips with a notice when the benchmarks are absent.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use saturn_symbolic::{statespace, Interrupted, Limits, Method};
+
+fn bench_dir() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/mcc"
+    ))
+}
+
+fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
+    let text = std::fs::read_to_string(dir.join("oracle.txt")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("StateSpace "))?;
+    let get = |k: &str| {
+        line.split_whitespace().find_map(|f| {
+            f.strip_prefix(k)
+                .and_then(|r| r.strip_prefix('='))
+                .map(String::from)
+        })
+    };
+    Some([
+        get("states")?,
+        get("transitions")?,
+        get("max_tokens_place")?,
+        get("max_tokens_marking")?,
+    ])
+}
+
+#[test]
+fn mcc_state_space_oracles() {
+    let dir = bench_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "notice: {} absent; MCC StateSpace oracle test skipped",
+            dir.display()
+        );
+        return;
+    };
+    let secs: u64 = std::env::var("SATURN_MCC_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let (mut agree, mut unfinished, mut disagree) = (0, Vec::new(), Vec::new());
+    for d in &dirs {
+        let Some(want) = oracle(d) else { continue };
+        let name = d.file_name().unwrap().to_string_lossy().into_owned();
+        let net = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml"))
+            .expect("contest PNML must read");
+        let order = saturn_model::order::by_name(&net, "force").unwrap();
+        let model = net.to_model(&order).unwrap();
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_secs(secs)),
+            max_memory: None,
+        };
+        let t = Instant::now();
+        match statespace::generate(&model, Method::Saturation, limits, None) {
+            Ok(ss) => {
+                let m = &ss.metrics;
+                let got = [
+                    m.states.to_string(),
+                    m.transitions.to_string(),
+                    m.max_local.to_string(),
+                    m.max_sum.to_string(),
+                ];
+                if got == want {
+                    agree += 1;
+                    eprintln!("{name}: agrees ({:.2} s)", t.elapsed().as_secs_f64());
+                } else {
+                    eprintln!("{name}: DISAGREES: got {got:?}, oracle {want:?}");
+                    disagree.push(name);
+                }
+            }
+            Err(Interrupted::Timeout) | Err(Interrupted::Memory) => {
+                eprintln!("{name}: did not finish within {secs} s");
+                unfinished.push(name);
+            }
+        }
+    }
+    eprintln!(
+        "MCC StateSpace: {agree} agree, {} disagree, {} unfinished {:?}",
+        disagree.len(),
+        unfinished.len(),
+        unfinished
+    );
+    assert!(
+        disagree.is_empty(),
+        "disagreements with the contest's oracle: {disagree:?}"
+    );
+    assert!(agree > 0, "no instance finished");
+}

@@ -1,0 +1,147 @@
+//! Random small Petri nets: saturation, both BFS variants, and backward saturation agree with
+//! the explicit-state reference (states, edges, both token maxima, and the exact state sets).
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+
+use proptest::prelude::*;
+use saturn_model::{Arc, PetriNet, Place, Transition};
+use saturn_reference::explore_petri;
+use saturn_symbolic::metrics::state_space_metrics;
+use saturn_symbolic::{Direction, Limits, Method, Reach};
+
+fn arb_net() -> impl Strategy<Value = PetriNet> {
+    (2usize..=5, 1usize..=6).prop_flat_map(|(np, nt)| {
+        let marking = prop::collection::vec(0u64..=2, np);
+        let arcs = prop::collection::vec(
+            (
+                prop::collection::vec((0..np, 1u64..=2), 0..=2),
+                prop::collection::vec((0..np, 1u64..=2), 0..=2),
+                prop::collection::vec((0..np, 1u64..=3), 0..=1),
+            ),
+            nt,
+        );
+        (marking, arcs).prop_map(move |(marking, arcs)| {
+            let places = marking
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| Place {
+                    id: format!("p{i}"),
+                    name: format!("p{i}"),
+                    initial: m,
+                })
+                .collect();
+            let merge = |v: &[(usize, u64)]| {
+                let mut out: Vec<Arc> = Vec::new();
+                for &(p, w) in v {
+                    match out.iter_mut().find(|a| a.place == p) {
+                        Some(a) => a.weight += w,
+                        None => out.push(Arc {
+                            place: p,
+                            weight: w,
+                        }),
+                    }
+                }
+                out
+            };
+            let transitions = arcs
+                .iter()
+                .enumerate()
+                .map(|(i, (ins, outs, inh))| Transition {
+                    id: format!("t{i}"),
+                    name: format!("t{i}"),
+                    inputs: merge(ins),
+                    outputs: merge(outs),
+                    inhibitors: merge(inh),
+                })
+                .collect();
+            PetriNet {
+                name: "random".into(),
+                places,
+                transitions,
+            }
+        })
+    })
+}
+
+/// Markings of the set as vectors indexed by place.
+fn markings(reach: &Reach, root: saturn_dd::NodeId, order: &[usize]) -> BTreeSet<Vec<u64>> {
+    let mut out = BTreeSet::new();
+    reach.forest.for_each_state(root, usize::MAX, |t| {
+        let mut m = vec![0u64; order.len()];
+        for (k, &p) in order.iter().enumerate() {
+            m[p] = t[k] as u64;
+        }
+        out.insert(m);
+    });
+    out
+}
+
+const MAX_STATES: usize = 20_000;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn symbolic_methods_agree_with_explicit(net in arb_net(), rev in any::<bool>()) {
+        let Ok(explicit) = explore_petri(&net, MAX_STATES) else { return Ok(()) };
+        let n = net.places.len();
+        let order: Vec<usize> = if rev { (0..n).rev().collect() } else { (0..n).collect() };
+        let model = net.to_model(&order).unwrap();
+        let want: BTreeSet<Vec<u64>> = explicit.markings.iter().cloned().collect();
+        for method in [Method::Saturation, Method::Bfs, Method::BfsFrontier] {
+            let mut reach = Reach::new(&model, Direction::Forward, None);
+            reach.set_limits(Limits::none());
+            let init = reach.state_set(&model.initial);
+            let s = reach.explore(init, method).unwrap();
+            let m = state_space_metrics(&reach.forest, &model, s);
+            prop_assert_eq!(m.states.to_string(), explicit.states.to_string(), "{:?}", method);
+            prop_assert_eq!(m.transitions.to_string(), explicit.transitions.to_string(), "{:?}", method);
+            prop_assert_eq!(m.max_local, explicit.max_tokens_place, "{:?}", method);
+            prop_assert_eq!(m.max_sum, explicit.max_tokens_marking, "{:?}", method);
+            prop_assert_eq!(markings(&reach, s, &order), want.clone(), "{:?}", method);
+        }
+    }
+
+    #[test]
+    fn backward_saturation_agrees_with_explicit(net in arb_net(), pick in any::<prop::sample::Index>()) {
+        let Ok(explicit) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let n = net.places.len();
+        let order: Vec<usize> = (0..n).collect();
+        let model = net.to_model(&order).unwrap();
+        // the box [0, cap) per place: one more than the forward maximum
+        let mut caps = vec![u32::MAX; n + 1];
+        for p in 0..n {
+            let mx = explicit.markings.iter().map(|m| m[p]).max().unwrap_or(0);
+            caps[p + 1] = mx as u32 + 1;
+        }
+        let target = explicit.markings[pick.index(explicit.markings.len())].clone();
+        // explicit backward search inside the box
+        let mut seen: HashSet<Vec<u64>> = HashSet::new();
+        let mut queue = VecDeque::new();
+        seen.insert(target.clone());
+        queue.push_back(target.clone());
+        let inbox = |m: &[u64]| (0..n).all(|p| m[p] < caps[p + 1] as u64);
+        let mut boxed: Vec<Vec<u64>> = vec![vec![]];
+        for p in 0..n {
+            boxed = boxed.into_iter().flat_map(|v| (0..caps[p + 1] as u64).map(move |x| { let mut w = v.clone(); w.push(x); w })).collect();
+        }
+        while let Some(m) = queue.pop_front() {
+            for src in &boxed {
+                if seen.contains(src) { continue; }
+                let hits = (0..net.transitions.len()).any(|t| net.enabled(t, src) && net.fire(t, src) == m);
+                if hits && inbox(src) {
+                    seen.insert(src.clone());
+                    queue.push_back(src.clone());
+                }
+            }
+        }
+        let want: BTreeSet<Vec<u64>> = seen.into_iter().collect();
+        let mut reach = Reach::new(&model, Direction::Backward, Some(caps.clone()));
+        let t: Vec<u32> = order.iter().map(|&p| target[p] as u32).collect();
+        let s0 = reach.state_set(&t);
+        for method in [Method::Saturation, Method::BfsFrontier] {
+            let s = reach.explore(s0, method).unwrap();
+            prop_assert_eq!(markings(&reach, s, &order), want.clone(), "{:?}", method);
+        }
+    }
+}
