@@ -1,8 +1,332 @@
-//! `saturn parse` for this front-end.
+//! `saturn parse` for PRISM models: check the model (and a property file) and print a summary.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+use serde_json::{json, Value as Json};
+
+use saturn_prism::{
+    parse_model_bytes, parse_properties_ast_bytes, ConstOverrides, Diagnostics, Program,
+    PropertyFile, Source, VarKind,
+};
 
 use crate::ParseArgs;
 
+fn report(d: &Diagnostics) {
+    eprint!("{}", d.render_with(std::io::stderr().is_terminal()));
+}
+
+fn value_json(v: Option<saturn_prism::Value>) -> Json {
+    match v {
+        None => Json::Null,
+        Some(saturn_prism::Value::Int(i)) => json!(i),
+        Some(saturn_prism::Value::Double(d)) => json!(d),
+        Some(saturn_prism::Value::Bool(b)) => json!(b),
+    }
+}
+
+fn var_range(p: &Program, i: usize) -> String {
+    let v = &p.variables[i];
+    let ty = match &v.kind {
+        VarKind::Bool => "bool".to_string(),
+        VarKind::Int { lo, hi } => format!("[{lo}..{hi}]"),
+    };
+    match &v.init {
+        Some(e) => format!("{ty} init {e}"),
+        None => ty,
+    }
+}
+
+fn var_json(p: &Program, i: usize) -> Json {
+    let v = &p.variables[i];
+    let (ty, lo, hi) = match &v.kind {
+        VarKind::Bool => ("bool", Json::Null, Json::Null),
+        VarKind::Int { lo, hi } => ("int", json!(lo.to_string()), json!(hi.to_string())),
+    };
+    json!({
+        "name": v.name,
+        "type": ty,
+        "low": lo,
+        "high": hi,
+        "range": v.bounds.map(|(l, h)| json!([l, h])),
+        "init": v.init.as_ref().map(|e| e.to_string()),
+    })
+}
+
+fn reward_name(n: &Option<String>, i: usize) -> String {
+    match n {
+        Some(n) => format!("\"{n}\""),
+        None => format!("{} (unnamed)", i + 1),
+    }
+}
+
+fn system_text(p: &Program) -> String {
+    match &p.system {
+        Some(s) => p.system_to_string(s),
+        None => {
+            let names: Vec<&str> = p.modules.iter().map(|m| m.name.as_str()).collect();
+            format!("{} (default)", names.join(" || "))
+        }
+    }
+}
+
+fn summary_text(model: &str, p: &Program, props: Option<(&str, &PropertyFile)>) -> String {
+    let mut o = String::new();
+    let ty = p.model_type.name();
+    let _ = writeln!(o, "model: {model}");
+    let _ = writeln!(
+        o,
+        "type: {ty}{}",
+        if p.model_type_declared {
+            ""
+        } else {
+            " (no type given; PRISM's default)"
+        }
+    );
+    let consts = |o: &mut String, cs: &[saturn_prism::Constant]| {
+        for c in cs {
+            let val = match c.value {
+                Some(v) => format!("{v}{}", if c.overridden { " (from --const)" } else { "" }),
+                None => match &c.definition {
+                    Some(d) => format!("undefined ({d})"),
+                    None => "undefined".to_string(),
+                },
+            };
+            let _ = writeln!(o, "  {} {} = {}", c.ty.name(), c.name, val);
+        }
+    };
+    let _ = writeln!(o, "constants: {}", p.constants.len());
+    consts(&mut o, &p.constants);
+    let globals: Vec<usize> = (0..p.variables.len())
+        .filter(|&i| p.variables[i].module.is_none())
+        .collect();
+    let _ = writeln!(o, "global variables: {}", globals.len());
+    for &i in &globals {
+        let _ = writeln!(o, "  {} : {}", p.variables[i].name, var_range(p, i));
+    }
+    let _ = writeln!(o, "modules: {}", p.modules.len());
+    for m in &p.modules {
+        let acts: Vec<&str> = m.alphabet.iter().map(|&a| p.actions[a].as_str()).collect();
+        let copy = m
+            .renamed_from
+            .as_ref()
+            .map(|b| format!(" (renamed copy of {b})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "  module {}{copy}: {} variables, {} commands, actions {{{}}}",
+            m.name,
+            m.vars.len(),
+            m.commands.len(),
+            acts.join(", ")
+        );
+        for &v in &m.vars {
+            let _ = writeln!(o, "    {} : {}", p.variables[v].name, var_range(p, v));
+        }
+    }
+    if let Some(i) = &p.init {
+        let _ = writeln!(o, "init: {i}");
+    }
+    let _ = writeln!(o, "formulas: {}", p.formulas.len());
+    for f in &p.formulas {
+        let _ = writeln!(o, "  {} = {}", f.name, f.expr);
+    }
+    let _ = writeln!(o, "labels: {}", p.labels.len());
+    for l in &p.labels {
+        let _ = writeln!(o, "  \"{}\" = {}", l.name, l.expr);
+    }
+    let _ = writeln!(o, "reward structures: {}", p.rewards.len());
+    for (i, r) in p.rewards.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "  {}: {} state, {} transition items",
+            reward_name(&r.name, i),
+            r.state.len(),
+            r.trans.len()
+        );
+    }
+    let _ = writeln!(o, "system: {}", system_text(p));
+    if let Some((name, pf)) = props {
+        let _ = writeln!(o, "property file: {name}");
+        if !pf.constants.is_empty() {
+            let _ = writeln!(o, "property constants: {}", pf.constants.len());
+            consts(&mut o, &pf.constants);
+        }
+        for l in &pf.labels {
+            let _ = writeln!(o, "  label \"{}\" = {}", l.name, l.expr);
+        }
+        let _ = writeln!(o, "properties: {}", pf.properties.len());
+        for (i, q) in pf.properties.iter().enumerate() {
+            let _ = writeln!(o, "  {}: {}", i + 1, q.ast);
+        }
+    }
+    o
+}
+
+fn summary_json(model: &str, p: &Program, props: Option<(&str, &PropertyFile)>) -> Json {
+    let consts = |cs: &[saturn_prism::Constant]| -> Vec<Json> {
+        cs.iter()
+            .map(|c| {
+                json!({
+                    "name": c.name,
+                    "type": c.ty.name(),
+                    "value": value_json(c.value),
+                    "defined": c.value.is_some(),
+                    "from_command_line": c.overridden,
+                })
+            })
+            .collect()
+    };
+    let globals: Vec<Json> = (0..p.variables.len())
+        .filter(|&i| p.variables[i].module.is_none())
+        .map(|i| var_json(p, i))
+        .collect();
+    let modules: Vec<Json> = p
+        .modules
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "renamed_from": m.renamed_from,
+                "variables": m.vars.iter().map(|&v| var_json(p, v)).collect::<Vec<_>>(),
+                "commands": m.commands.len(),
+                "actions": m.alphabet.iter().map(|&a| p.actions[a].clone()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut out = json!({
+        "model": model,
+        "type": p.model_type.name(),
+        "type_declared": p.model_type_declared,
+        "constants": consts(&p.constants),
+        "globals": globals,
+        "modules": modules,
+        "init": p.init.as_ref().map(|e| e.to_string()),
+        "formulas": p.formulas.iter().map(|f| json!({"name": f.name, "expr": f.expr.to_string()})).collect::<Vec<_>>(),
+        "labels": p.labels.iter().map(|l| json!({"name": l.name, "expr": l.expr.to_string()})).collect::<Vec<_>>(),
+        "rewards": p.rewards.iter().map(|r| json!({
+            "name": r.name, "state_items": r.state.len(), "transition_items": r.trans.len()
+        })).collect::<Vec<_>>(),
+        "system": system_text(p),
+    });
+    if let (Some((name, pf)), Some(obj)) = (props, out.as_object_mut()) {
+        obj.insert("property_file".into(), json!(name));
+        obj.insert("property_constants".into(), json!(consts(&pf.constants)));
+        obj.insert(
+            "properties".into(),
+            json!(pf
+                .properties
+                .iter()
+                .map(
+                    |q| json!({"name": q.name, "text": q.ast.expr.to_string(), "type": q.ty.name()})
+                )
+                .collect::<Vec<_>>()),
+        );
+    }
+    out
+}
+
 /// Check the model and its properties; print the summary. `Ok(false)` when diagnostics were printed.
 pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
-    anyhow::bail!("not implemented yet: {}", args.model.display())
+    let model_name = args.model.display().to_string();
+    let bytes =
+        std::fs::read(&args.model).map_err(|e| anyhow::anyhow!("cannot read {model_name}: {e}"))?;
+    let overrides = match ConstOverrides::parse_all(&args.consts) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: --const: {e}");
+            return Ok(false);
+        }
+    };
+    let assignments = match overrides.assignments() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: --const: {e}");
+            return Ok(false);
+        }
+    };
+    let ast = match parse_model_bytes(&bytes, &model_name) {
+        Ok(a) => a,
+        Err(d) => {
+            report(&d);
+            return Ok(false);
+        }
+    };
+    let source = Source::new(&model_name, &String::from_utf8_lossy(&bytes));
+    let props = match &args.props {
+        None => None,
+        Some(path) => {
+            let name = path.display().to_string();
+            let pbytes =
+                std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+            match parse_properties_ast_bytes(&pbytes, &name) {
+                Ok(a) => Some((
+                    name.clone(),
+                    a,
+                    Source::new(&name, &String::from_utf8_lossy(&pbytes)),
+                )),
+                Err(d) => {
+                    report(&d);
+                    return Ok(false);
+                }
+            }
+        }
+    };
+    let mut runs = Vec::new();
+    let mut texts = Vec::new();
+    for ov in &assignments {
+        let prog = match saturn_prism::check_model_with_source(&ast, ov, &source) {
+            Ok(p) => p,
+            Err(d) => {
+                report(&d);
+                return Ok(false);
+            }
+        };
+        let pf = match &props {
+            None => None,
+            Some((name, past, psrc)) => {
+                match saturn_prism::check_properties_with_source(past, &prog, psrc) {
+                    Ok(pf) => Some((name.as_str(), pf)),
+                    Err(d) => {
+                        report(&d);
+                        return Ok(false);
+                    }
+                }
+            }
+        };
+        let unknown = saturn_prism::unknown_overrides(&prog, pf.as_ref().map(|(_, p)| p));
+        if !unknown.is_empty() {
+            eprintln!(
+                "error: --const: unknown constant(s): {}",
+                unknown.join(", ")
+            );
+            return Ok(false);
+        }
+        let pf_ref = pf.as_ref().map(|(n, p)| (*n, p));
+        if args.json {
+            let mut j = summary_json(&model_name, &prog, pf_ref);
+            if let Some(o) = j.as_object_mut() {
+                o.insert("const_assignment".into(), json!(ov.to_string()));
+            }
+            runs.push(j);
+        } else {
+            let mut t = String::new();
+            if assignments.len() > 1 {
+                let _ = writeln!(t, "== constants {ov}");
+            }
+            t.push_str(&summary_text(&model_name, &prog, pf_ref));
+            texts.push(t);
+        }
+    }
+    if args.json {
+        let out = if runs.len() == 1 {
+            runs.remove(0)
+        } else {
+            json!({ "model": model_name, "runs": runs })
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", texts.join("\n"));
+    }
+    Ok(true)
 }

@@ -136,6 +136,16 @@ pub fn parse_properties(
     props::check_properties(&file, program, &Source::new(name, src))
 }
 
+/// Check an already parsed property file against `program`; `source` is the property file's
+/// text (for diagnostics).
+pub fn check_properties_with_source(
+    file: &ast::PropertiesFile,
+    program: &Program,
+    source: &Source,
+) -> Result<PropertyFile, Diagnostics> {
+    props::check_properties(file, program, source)
+}
+
 /// [`parse_properties`] from bytes.
 pub fn parse_properties_bytes(
     bytes: &[u8],

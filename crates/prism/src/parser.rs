@@ -134,11 +134,25 @@ impl<'a> Parser<'a> {
             self.last_error_at = Some(self.pos);
             let found = self.found();
             let span = self.span();
-            self.push_error(Error::new(
-                format!("expected {what}, found {found}"),
-                span,
-                format!("expected {what}"),
-            ));
+            let prev = self.prev_span();
+            // a missing token at the end of a line: point just after the previous token
+            if self.pos > 0 && self.src[prev.end.min(span.start)..span.start].contains('\n') {
+                let at = Span::new(prev.end, prev.end);
+                self.push_error(
+                    Error::new(
+                        format!("expected {what}, found {found}"),
+                        at,
+                        format!("expected {what} here"),
+                    )
+                    .with_related(span, format!("found {found}")),
+                );
+            } else {
+                self.push_error(Error::new(
+                    format!("expected {what}, found {found}"),
+                    span,
+                    format!("expected {what}"),
+                ));
+            }
         }
         Stop
     }

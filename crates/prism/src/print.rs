@@ -54,7 +54,7 @@ fn write_query(f: &mut Formatter<'_>, q: &Query) -> fmt::Result {
         Query::Value => f.write_str("=?"),
         Query::Bound(op, e) => {
             f.write_str(op.symbol())?;
-            write_at(f, e, 10)
+            write_at(f, e, 13)
         }
     }
 }
@@ -91,7 +91,7 @@ fn write_bound(f: &mut Formatter<'_>, b: &TimeBound) -> fmt::Result {
         TimeBound::Eq(e) => ("=", e),
     };
     f.write_str(sym)?;
-    write_at(f, e, 10)
+    write_at(f, e, 13)
 }
 
 fn write_list<T>(
@@ -169,7 +169,7 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
                 Some(RewardIndex::Name(n)) => write!(f, "{{\"{n}\"}}")?,
                 Some(RewardIndex::Index(e)) => {
                     f.write_char('{')?;
-                    write_expr(f, e)?;
+                    write_at(f, e, 2)?;
                     f.write_char('}')?;
                 }
             }
@@ -184,11 +184,11 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
                 RewardPath::Cumulative(None) => f.write_str("C")?,
                 RewardPath::Cumulative(Some(e)) => {
                     f.write_str("C<=")?;
-                    write_at(f, e, 10)?;
+                    write_at(f, e, 13)?;
                 }
                 RewardPath::Instant(e) => {
                     f.write_str("I=")?;
-                    write_at(f, e, 10)?;
+                    write_at(f, e, 13)?;
                 }
                 RewardPath::Reach(e) => {
                     f.write_str("F ")?;
@@ -443,7 +443,8 @@ impl Display for Property {
         if let Some(n) = &self.name {
             write!(f, "\"{n}\": ")?;
         }
-        write!(f, "{}", self.expr)
+        // a bare temporal formula needs parentheses at the top of a property
+        write_at(f, &self.expr, 2)
     }
 }
 
