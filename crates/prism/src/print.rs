@@ -108,6 +108,28 @@ fn write_list<T>(
     Ok(())
 }
 
+/// Does the printed form of `e` start with `-`?
+fn starts_with_minus(e: &Expr) -> bool {
+    let mut e = e;
+    loop {
+        if level(e) < 1 {
+            return false; // parenthesised
+        }
+        match &e.kind {
+            ExprKind::Unary(UnOp::Neg, _) => return true,
+            ExprKind::Int(i) => return *i < 0,
+            ExprKind::Double(d) => return d.is_sign_negative(),
+            ExprKind::Binary(_, a, _) => e = a,
+            ExprKind::Ite(c, ..) => e = c,
+            ExprKind::Temporal(t) => match &t.left {
+                Some(l) => e = l,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+}
+
 fn write_expr(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
     match &e.kind {
         ExprKind::Bool(b) => write!(f, "{b}"),
@@ -207,7 +229,14 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
             f.write_str(t.op.symbol())?;
             write_bound(f, &t.bound)?;
             f.write_char(' ')?;
-            write_at(f, &t.right, 1)
+            if t.bound != TimeBound::None && starts_with_minus(&t.right) {
+                // `F<=t -x>0` would read as `F<=(t-x) > 0`
+                f.write_char('(')?;
+                write_expr(f, &t.right)?;
+                f.write_char(')')
+            } else {
+                write_at(f, &t.right, 1)
+            }
         }
         ExprKind::PathQuant(q, p) => {
             f.write_str(match q {
