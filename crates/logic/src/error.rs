@@ -94,3 +94,42 @@ impl Diagnostic for ParseError {
         ))
     }
 }
+
+/// Render a diagnostic the way `miette` prints it (source excerpt, underline, help), with or
+/// without ANSI colours.
+pub fn render_diagnostic(diagnostic: &dyn Diagnostic, color: bool) -> String {
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, diagnostic).is_err() {
+        out = diagnostic.to_string();
+    }
+    out
+}
+
+impl ParseError {
+    /// The rendered diagnostic (every error, with the source underlined).
+    pub fn render(&self, color: bool) -> String {
+        render_diagnostic(self, color)
+    }
+}
+
+impl crate::resolve::ResolveErrors {
+    /// Render every error against the formula text `src` (named `name` in the output).
+    pub fn render(&self, name: &str, src: &str, color: bool) -> String {
+        self.0
+            .iter()
+            .map(|e| {
+                let report = miette::Report::new(e.clone())
+                    .with_source_code(NamedSource::new(name, src.to_string()));
+                render_diagnostic(report.as_ref(), color)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}

@@ -18,7 +18,7 @@ pub mod print;
 pub mod resolve;
 
 pub use ast::{AddOp, CmpOp, Formula, FormulaKind, IntExpr, IntExprKind, Name, Query, Span};
-pub use error::{ParseError, SyntaxError};
+pub use error::{render_diagnostic, ParseError, SyntaxError};
 pub use lexer::{is_plain_name, KEYWORDS};
 pub use parser::{parse_formula, parse_query, MAX_DEPTH};
 pub use print::name_to_string;
