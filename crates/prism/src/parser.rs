@@ -273,7 +273,19 @@ impl<'a> Parser<'a> {
             }
             Tok::Formula => items.push(Item::Formula(self.formula_decl()?)),
             Tok::Label => items.push(Item::Label(self.label_decl()?)),
-            Tok::Module => items.push(self.module()?),
+            Tok::Module => match self.module() {
+                Ok(m) => items.push(m),
+                Err(Stop) => {
+                    // skip the rest of the broken module
+                    self.depth = 0;
+                    while !matches!(self.peek(), Tok::Eof | Tok::EndModule)
+                        && !TOP_STARTS.contains(&self.peek())
+                    {
+                        self.bump();
+                    }
+                    self.eat(Tok::EndModule);
+                }
+            },
             Tok::Rewards => items.push(Item::Rewards(self.rewards()?)),
             Tok::Init => {
                 self.bump();

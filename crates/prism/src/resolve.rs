@@ -9,9 +9,9 @@ use crate::eval;
 use crate::program::{Type, Value};
 
 /// Maximum depth of a resolved expression (after formulas are inlined).
-pub const MAX_RESOLVED_DEPTH: usize = 2000;
+pub const MAX_RESOLVED_DEPTH: usize = 800;
 /// Maximum number of expression nodes created while resolving one file.
-pub const MAX_NODES: usize = 20_000_000;
+pub const MAX_NODES: usize = 5_000_000;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum ConstState {
@@ -207,6 +207,7 @@ impl Resolver {
     }
 
     /// Resolve a name (after renaming) to a variable or constant.
+    #[inline(never)]
     fn resolve_ident(&mut self, name: &str, span: Span, sc: Scope, depth: usize) -> R {
         if let Some(body) = self.formulas.get(name).cloned() {
             if self.formula_stack.iter().any(|n| n == name) {
@@ -505,6 +506,16 @@ impl Resolver {
                 }
                 Some((Expr::new(ExprKind::Call(*f, rs), span), t))
             }
+            _ => self.resolve_property_op(e, sc, depth),
+        }
+    }
+
+    /// The property-only operators (kept out of [`Resolver::resolve`] to keep its stack frame small).
+    #[inline(never)]
+    fn resolve_property_op(&mut self, e: &Expr, sc: Scope, depth: usize) -> R {
+        let d = depth + 1;
+        let span = e.span;
+        match &e.kind {
             ExprKind::Prob(p) => {
                 self.need_props(sc, span, "`P`")?;
                 let query = self.resolve_query(&p.query, sc, d)?;
@@ -719,6 +730,7 @@ impl Resolver {
                     t,
                 ))
             }
+            _ => None,
         }
     }
 

@@ -17,13 +17,15 @@ fn action() -> impl Strategy<Value = Ident> {
     prop::sample::select(ACTIONS).prop_map(Ident::new)
 }
 fn label_name() -> impl Strategy<Value = String> {
-    prop::sample::select(&["done", "full", "init", "deadlock", "a b", "x-1"][..]).prop_map(str::to_string)
+    prop::sample::select(&["done", "full", "init", "deadlock", "a b", "x-1"][..])
+        .prop_map(str::to_string)
 }
 
 fn double() -> impl Strategy<Value = f64> {
     prop_oneof![
         (0u32..100_000).prop_map(|i| i as f64 / 100.0),
-        any::<f64>().prop_filter("finite, non-negative", |d| d.is_finite() && d.is_sign_positive()),
+        any::<f64>().prop_filter("finite, non-negative", |d| d.is_finite()
+            && d.is_sign_positive()),
         Just(1e-9),
         Just(0.1),
     ]
@@ -60,7 +62,10 @@ fn binop() -> impl Strategy<Value = BinOp> {
 }
 
 fn call(inner: BoxedStrategy<Expr>) -> BoxedStrategy<Expr> {
-    (prop::sample::select(Func::ALL.to_vec()), prop::collection::vec(inner, 1..4))
+    (
+        prop::sample::select(Func::ALL.to_vec()),
+        prop::collection::vec(inner, 1..4),
+    )
         .prop_map(|(f, args)| Expr::bare(ExprKind::Call(f, args)))
         .boxed()
 }
@@ -70,10 +75,15 @@ fn expr() -> BoxedStrategy<Expr> {
     leaf()
         .prop_recursive(6, 48, 4, |inner| {
             prop_oneof![
-                (prop::sample::select(vec![UnOp::Not, UnOp::Neg]), inner.clone()).prop_map(|(o, e)| Expr::unary(o, e)),
+                (
+                    prop::sample::select(vec![UnOp::Not, UnOp::Neg]),
+                    inner.clone()
+                )
+                    .prop_map(|(o, e)| Expr::unary(o, e)),
                 (binop(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Expr::binary(o, a, b)),
-                (inner.clone(), inner.clone(), inner.clone())
-                    .prop_map(|(a, b, c)| Expr::bare(ExprKind::Ite(Box::new(a), Box::new(b), Box::new(c)))),
+                (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| Expr::bare(
+                    ExprKind::Ite(Box::new(a), Box::new(b), Box::new(c))
+                )),
                 call(inner.clone()),
             ]
         })
@@ -96,13 +106,24 @@ fn time_bound(e: BoxedStrategy<Expr>) -> BoxedStrategy<TimeBound> {
 fn query(e: BoxedStrategy<Expr>) -> BoxedStrategy<Query> {
     prop_oneof![
         Just(Query::Value),
-        (prop::sample::select(vec![RelOp::Lt, RelOp::Le, RelOp::Gt, RelOp::Ge]), e).prop_map(|(o, e)| Query::Bound(o, e)),
+        (
+            prop::sample::select(vec![RelOp::Lt, RelOp::Le, RelOp::Gt, RelOp::Ge]),
+            e
+        )
+            .prop_map(|(o, e)| Query::Bound(o, e)),
     ]
     .boxed()
 }
 
 fn old_filter(e: BoxedStrategy<Expr>) -> BoxedStrategy<Option<OldFilter>> {
-    prop::option::of((e, any::<bool>(), any::<bool>()).prop_map(|(states, min, max)| OldFilter { states, min, max })).boxed()
+    prop::option::of(
+        (e, any::<bool>(), any::<bool>()).prop_map(|(states, min, max)| OldFilter {
+            states,
+            min,
+            max,
+        }),
+    )
+    .boxed()
 }
 
 fn minmax() -> impl Strategy<Value = MinMax> {
@@ -115,21 +136,39 @@ fn path(s: BoxedStrategy<Expr>) -> BoxedStrategy<Expr> {
     s.clone()
         .prop_recursive(3, 12, 2, move |inner| {
             prop_oneof![
-                (prop::sample::select(vec![TempOp::Next, TempOp::Finally, TempOp::Globally]), time_bound(small.clone()), inner.clone())
-                    .prop_map(|(op, bound, right)| Expr::bare(ExprKind::Temporal(Box::new(Temporal { op, left: None, right, bound })))),
+                (
+                    prop::sample::select(vec![TempOp::Next, TempOp::Finally, TempOp::Globally]),
+                    time_bound(small.clone()),
+                    inner.clone()
+                )
+                    .prop_map(|(op, bound, right)| Expr::bare(ExprKind::Temporal(
+                        Box::new(Temporal {
+                            op,
+                            left: None,
+                            right,
+                            bound
+                        })
+                    ))),
                 (
                     prop::sample::select(vec![TempOp::Until, TempOp::WeakUntil, TempOp::Release]),
                     time_bound(small.clone()),
                     inner.clone(),
                     inner.clone()
                 )
-                    .prop_map(|(op, bound, l, right)| Expr::bare(ExprKind::Temporal(Box::new(Temporal {
-                        op,
-                        left: Some(l),
-                        right,
-                        bound
-                    })))),
-                (prop::sample::select(vec![BinOp::And, BinOp::Or]), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Expr::binary(o, a, b)),
+                    .prop_map(|(op, bound, l, right)| Expr::bare(
+                        ExprKind::Temporal(Box::new(Temporal {
+                            op,
+                            left: Some(l),
+                            right,
+                            bound
+                        }))
+                    )),
+                (
+                    prop::sample::select(vec![BinOp::And, BinOp::Or]),
+                    inner.clone(),
+                    inner.clone()
+                )
+                    .prop_map(|(o, a, b)| Expr::binary(o, a, b)),
                 inner.prop_map(|e| Expr::unary(UnOp::Not, e)),
             ]
         })
@@ -138,15 +177,33 @@ fn path(s: BoxedStrategy<Expr>) -> BoxedStrategy<Expr> {
 
 /// Expressions of the property language.
 fn prop_expr() -> BoxedStrategy<Expr> {
-    let base = prop_oneof![4 => expr(), 1 => label_name().prop_map(|l| Expr::bare(ExprKind::Label(l)))].boxed();
+    let base =
+        prop_oneof![4 => expr(), 1 => label_name().prop_map(|l| Expr::bare(ExprKind::Label(l)))]
+            .boxed();
     base.prop_recursive(3, 24, 3, |inner| {
         let e = expr();
         prop_oneof![
-            (minmax(), query(e.clone()), path(inner.clone()), old_filter(inner.clone())).prop_map(|(minmax, query, path, filter)| {
-                Expr::bare(ExprKind::Prob(Box::new(ProbOp { minmax, query, path, filter })))
-            }),
-            (query(e.clone()), inner.clone(), old_filter(inner.clone()))
-                .prop_map(|(query, expr, filter)| Expr::bare(ExprKind::Steady(Box::new(SteadyOp { query, expr, filter })))),
+            (
+                minmax(),
+                query(e.clone()),
+                path(inner.clone()),
+                old_filter(inner.clone())
+            )
+                .prop_map(|(minmax, query, path, filter)| {
+                    Expr::bare(ExprKind::Prob(Box::new(ProbOp {
+                        minmax,
+                        query,
+                        path,
+                        filter,
+                    })))
+                }),
+            (query(e.clone()), inner.clone(), old_filter(inner.clone())).prop_map(
+                |(query, expr, filter)| Expr::bare(ExprKind::Steady(Box::new(SteadyOp {
+                    query,
+                    expr,
+                    filter
+                })))
+            ),
             (
                 prop::option::of(prop_oneof![
                     label_name().prop_map(RewardIndex::Name),
@@ -164,11 +221,26 @@ fn prop_expr() -> BoxedStrategy<Expr> {
                 old_filter(inner.clone())
             )
                 .prop_map(|(index, minmax, query, path, filter)| {
-                    Expr::bare(ExprKind::Reward(Box::new(RewardOp { index, minmax, query, path, filter })))
+                    Expr::bare(ExprKind::Reward(Box::new(RewardOp {
+                        index,
+                        minmax,
+                        query,
+                        path,
+                        filter,
+                    })))
                 }),
-            (prop::sample::select(FilterOp::ALL.to_vec()), inner.clone(), prop::option::of(inner.clone()))
-                .prop_map(|(op, prop, states)| Expr::bare(ExprKind::Filter(Box::new(Filter { op, prop, states })))),
-            (prop::sample::select(vec![PathQuant::Exists, PathQuant::Forall]), path(inner.clone()))
+            (
+                prop::sample::select(FilterOp::ALL.to_vec()),
+                inner.clone(),
+                prop::option::of(inner.clone())
+            )
+                .prop_map(|(op, prop, states)| Expr::bare(ExprKind::Filter(Box::new(
+                    Filter { op, prop, states }
+                )))),
+            (
+                prop::sample::select(vec![PathQuant::Exists, PathQuant::Forall]),
+                path(inner.clone())
+            )
                 .prop_map(|(q, p)| Expr::bare(ExprKind::PathQuant(q, Box::new(p)))),
             (binop(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Expr::binary(o, a, b)),
             inner.clone().prop_map(|e| Expr::unary(UnOp::Not, e)),
@@ -180,36 +252,78 @@ fn prop_expr() -> BoxedStrategy<Expr> {
 fn var_decl() -> impl Strategy<Value = VarDecl> {
     (
         ident(),
-        prop_oneof![(expr(), expr()).prop_map(|(a, b)| VarType::Range(a, b)), Just(VarType::Bool), Just(VarType::Int), Just(VarType::Clock)],
+        prop_oneof![
+            (expr(), expr()).prop_map(|(a, b)| VarType::Range(a, b)),
+            Just(VarType::Bool),
+            Just(VarType::Int),
+            Just(VarType::Clock)
+        ],
         prop::option::of(expr()),
     )
-        .prop_map(|(name, ty, init)| VarDecl { name, ty, init, span: Span::default() })
+        .prop_map(|(name, ty, init)| VarDecl {
+            name,
+            ty,
+            init,
+            span: Span::default(),
+        })
 }
 
 fn update(with_prob: bool) -> impl Strategy<Value = Update> {
-    let prob = if with_prob { expr().prop_map(Some).boxed() } else { prop::option::of(expr()).boxed() };
-    (prob, prop::collection::vec((ident(), expr()).prop_map(|(var, value)| Assign { var, value }), 0..3))
-        .prop_map(|(prob, assigns)| Update { prob, assigns, span: Span::default() })
+    let prob = if with_prob {
+        expr().prop_map(Some).boxed()
+    } else {
+        prop::option::of(expr()).boxed()
+    };
+    (
+        prob,
+        prop::collection::vec(
+            (ident(), expr()).prop_map(|(var, value)| Assign { var, value }),
+            0..3,
+        ),
+    )
+        .prop_map(|(prob, assigns)| Update {
+            prob,
+            assigns,
+            span: Span::default(),
+        })
 }
 
 fn command() -> impl Strategy<Value = Command> {
-    let updates = prop_oneof![update(false).prop_map(|u| vec![u]), prop::collection::vec(update(true), 2..4)];
-    (prop::option::of(action()), expr(), updates)
-        .prop_map(|(action, guard, updates)| Command { action, guard, updates, span: Span::default() })
+    let updates = prop_oneof![
+        update(false).prop_map(|u| vec![u]),
+        prop::collection::vec(update(true), 2..4)
+    ];
+    (prop::option::of(action()), expr(), updates).prop_map(|(action, guard, updates)| Command {
+        action,
+        guard,
+        updates,
+        span: Span::default(),
+    })
 }
 
 fn system() -> BoxedStrategy<SystemExpr> {
-    let leaf = ident().prop_map(|m| SystemExpr { kind: SystemKind::Module(m), span: Span::default() });
+    let leaf = ident().prop_map(|m| SystemExpr {
+        kind: SystemKind::Module(m),
+        span: Span::default(),
+    });
     leaf.prop_recursive(4, 16, 2, |inner| {
         let par = prop_oneof![
             Just(ParOp::Full),
             Just(ParOp::Interleave),
             prop::collection::vec(action(), 0..3).prop_map(ParOp::Sync)
         ];
-        let mk = |kind| SystemExpr { kind, span: Span::default() };
+        let mk = |kind| SystemExpr {
+            kind,
+            span: Span::default(),
+        };
         prop_oneof![
-            (par, inner.clone(), inner.clone()).prop_map(move |(op, a, b)| mk(SystemKind::Par(op, Box::new(a), Box::new(b)))),
-            (inner.clone(), prop::collection::vec(action(), 1..3)).prop_map(move |(e, a)| mk(SystemKind::Hide(Box::new(e), a))),
+            (par, inner.clone(), inner.clone()).prop_map(move |(op, a, b)| mk(SystemKind::Par(
+                op,
+                Box::new(a),
+                Box::new(b)
+            ))),
+            (inner.clone(), prop::collection::vec(action(), 1..3))
+                .prop_map(move |(e, a)| mk(SystemKind::Hide(Box::new(e), a))),
             (inner, prop::collection::vec((action(), action()), 1..3))
                 .prop_map(move |(e, p)| mk(SystemKind::Rename(Box::new(e), p))),
         ]
@@ -220,25 +334,71 @@ fn system() -> BoxedStrategy<SystemExpr> {
 fn item() -> impl Strategy<Value = Item> {
     let sp = Span::default();
     prop_oneof![
-        prop::sample::select(vec![ModelType::Ctmc, ModelType::Dtmc, ModelType::Mdp]).prop_map(move |t| Item::ModelType(t, sp)),
-        (ident(), prop::sample::select(vec![ConstType::Int, ConstType::Double, ConstType::Bool]), prop::option::of(expr()))
-            .prop_map(move |(name, ty, value)| Item::Const(ConstDecl { name, ty, value, span: sp })),
+        prop::sample::select(vec![ModelType::Ctmc, ModelType::Dtmc, ModelType::Mdp])
+            .prop_map(move |t| Item::ModelType(t, sp)),
+        (
+            ident(),
+            prop::sample::select(vec![ConstType::Int, ConstType::Double, ConstType::Bool]),
+            prop::option::of(expr())
+        )
+            .prop_map(move |(name, ty, value)| Item::Const(ConstDecl {
+                name,
+                ty,
+                value,
+                span: sp
+            })),
         var_decl().prop_map(Item::Global),
-        (ident(), expr()).prop_map(move |(name, expr)| Item::Formula(FormulaDecl { name, expr, span: sp })),
-        (label_name(), expr()).prop_map(move |(n, expr)| Item::Label(LabelDecl { name: Ident::new(n), expr, span: sp })),
-        (ident(), prop::collection::vec(var_decl(), 0..3), prop::collection::vec(command(), 0..4))
-            .prop_map(move |(name, vars, commands)| Item::Module(Module { name, vars, commands, span: sp })),
-        (ident(), ident(), prop::collection::vec((ident(), ident()), 1..4))
-            .prop_map(move |(name, base, renames)| Item::Renamed(RenamedModule { name, base, renames, span: sp })),
+        (ident(), expr()).prop_map(move |(name, expr)| Item::Formula(FormulaDecl {
+            name,
+            expr,
+            span: sp
+        })),
+        (label_name(), expr()).prop_map(move |(n, expr)| Item::Label(LabelDecl {
+            name: Ident::new(n),
+            expr,
+            span: sp
+        })),
+        (
+            ident(),
+            prop::collection::vec(var_decl(), 0..3),
+            prop::collection::vec(command(), 0..4)
+        )
+            .prop_map(move |(name, vars, commands)| Item::Module(Module {
+                name,
+                vars,
+                commands,
+                span: sp
+            })),
+        (
+            ident(),
+            ident(),
+            prop::collection::vec((ident(), ident()), 1..4)
+        )
+            .prop_map(move |(name, base, renames)| Item::Renamed(RenamedModule {
+                name,
+                base,
+                renames,
+                span: sp
+            })),
         (
             prop::option::of(label_name().prop_map(Ident::new)),
             prop::collection::vec(
-                (prop::option::of(prop::option::of(action())), expr(), expr())
-                    .prop_map(move |(action, guard, value)| RewardItem { action, guard, value, span: sp }),
+                (prop::option::of(prop::option::of(action())), expr(), expr()).prop_map(
+                    move |(action, guard, value)| RewardItem {
+                        action,
+                        guard,
+                        value,
+                        span: sp
+                    }
+                ),
                 0..4
             )
         )
-            .prop_map(move |(name, items)| Item::Rewards(RewardStruct { name, items, span: sp })),
+            .prop_map(move |(name, items)| Item::Rewards(RewardStruct {
+                name,
+                items,
+                span: sp
+            })),
         expr().prop_map(move |e| Item::Init(e, sp)),
         system().prop_map(move |s| Item::System(s, sp)),
     ]
@@ -331,7 +491,10 @@ fn precedence_matches_prism() {
         ("R{\"a\"}max=? [ C ]", "Rmax{\"a\"}=? [ C ]"),
         ("filter(+, x)", "filter(sum, x)"),
         ("filter(&, x=1)", "filter(forall, x=1)"),
-        ("P=? [ x U func(max, 1, 2) > 0 ]", "P=? [ x U max(1,2) > 0 ]"),
+        (
+            "P=? [ x U func(max, 1, 2) > 0 ]",
+            "P=? [ x U max(1,2) > 0 ]",
+        ),
     ];
     for (a, b) in pcases {
         let pa = parse_properties_ast("a", a).unwrap();
