@@ -5,7 +5,9 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(net) = saturn_pnml::read_pnml_str(text, "fuzz") {
         let again = saturn_pnml::read_pnml_str(&saturn_pnml::writer::write_pnml(&net), "fuzz")
             .expect("a written net reads back");

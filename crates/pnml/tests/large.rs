@@ -10,10 +10,18 @@ fn ten_megabytes_of_pnml() {
     assert!(text.len() > 10_000_000, "{} bytes", text.len());
     let start = std::time::Instant::now();
     let doc = roxmltree::Document::parse(&text).unwrap();
-    eprintln!("roxmltree alone: {:?} ({} nodes)", start.elapsed(), doc.descendants().count());
+    eprintln!(
+        "roxmltree alone: {:?} ({} nodes)",
+        start.elapsed(),
+        doc.descendants().count()
+    );
     drop(doc);
     let start = std::time::Instant::now();
     let back = read_pnml_str(&text, "large").unwrap();
-    eprintln!("read {} MB in {:?}", text.len() / 1_000_000, start.elapsed());
+    eprintln!(
+        "read {} MB in {:?}",
+        text.len() / 1_000_000,
+        start.elapsed()
+    );
     assert_eq!(back, net);
 }

@@ -326,4 +326,3 @@ fn single_line_file_and_no_namespace() {
     assert_eq!(net.places[0].initial, 1);
     assert_eq!(net.transitions[0].inputs.len(), 1);
 }
-
