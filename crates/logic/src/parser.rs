@@ -198,10 +198,16 @@ impl Parser {
     }
 
     fn unexpected(&mut self, expected: &str) {
-        let span = self.peek_span();
+        // at the end of input, point at the last token (an empty span at the end renders no label)
+        let span = if *self.peek() == Tok::Eof && self.pos > 0 {
+            self.prev_span()
+        } else {
+            self.peek_span()
+        };
         let found = describe(self.peek());
         let label = match self.peek() {
             Tok::Bad(msg) => (*msg).to_string(),
+            Tok::Eof if self.pos > 0 => format!("input ends here; expected {expected}"),
             _ => format!("expected {expected}"),
         };
         let message = match self.peek() {
@@ -601,16 +607,23 @@ impl Parser {
                 self.bump();
                 let e = self.expr(0);
                 let a = self.formula(e);
+                let mut has_u = true;
                 if *self.peek() == Tok::Kw(Kw::U) {
                     self.bump();
                 } else {
                     self.unexpected("`U` or an operator");
                     self.recover();
-                    if *self.peek() == Tok::Kw(Kw::U) {
+                    has_u = *self.peek() == Tok::Kw(Kw::U);
+                    if has_u {
                         self.bump();
                     }
                 }
-                let e = self.expr(0);
+                // without `U` there is no right operand to parse (and no further error to report)
+                let e = if has_u {
+                    self.expr(0)
+                } else {
+                    Expr::Err(self.peek_span())
+                };
                 let b = self.formula(e);
                 let end = self.expect(Tok::RBracket, "`]` or an operator");
                 Expr::F(Formula::new(
