@@ -333,6 +333,12 @@ pub fn check_model(
     }
     for (mi, m) in srcs.iter().enumerate() {
         for v in &m.base.vars {
+            if m.rename
+                .as_ref()
+                .is_some_and(|r| !r.contains_key(&v.name.name))
+            {
+                continue; // reported above: not renamed
+            }
             let name = m
                 .rename
                 .as_ref()
@@ -688,14 +694,11 @@ pub fn check_model(
 
     // ---- rewards
     let mut rewards: Vec<RewardStruct> = Vec::new();
+    let mut reward_spans: HashMap<String, Span> = HashMap::new();
     for it in &file.items {
         if let Item::Rewards(rs) = it {
             if let Some(n) = &rs.name {
-                if let Some(prev) = rewards
-                    .iter()
-                    .find(|r| r.name.as_deref() == Some(n.name.as_str()))
-                {
-                    let ps = prev.span;
+                if let Some(&ps) = reward_spans.get(&n.name) {
                     ck.err(
                         Error::new(
                             format!("duplicate reward structure `\"{}\"`", n.name),
@@ -705,6 +708,7 @@ pub fn check_model(
                         .with_related(ps, "first declared here"),
                     );
                 }
+                reward_spans.entry(n.name.clone()).or_insert(n.span);
             }
             let mut out = RewardStruct {
                 name: rs.name.as_ref().map(|n| n.name.clone()),

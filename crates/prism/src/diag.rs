@@ -111,6 +111,7 @@ impl Diagnostic for Error {
         }
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
         let span = self.span?;
         let len = self.source.as_ref().map_or(0, |s| s.text.len());
         let clamp = move |s: Span| -> SourceSpan {
@@ -179,7 +180,13 @@ impl Diagnostics {
     pub fn with_source(mut self, src: &Source) -> Diagnostics {
         for e in &mut self.errors {
             if e.source.is_none() {
-                e.source = Some(src.clone());
+                if src.text.is_empty() {
+                    // no text to show (e.g. checking a tree without its source): drop positions
+                    e.span = None;
+                    e.related.clear();
+                } else {
+                    e.source = Some(src.clone());
+                }
             }
         }
         self

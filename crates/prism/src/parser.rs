@@ -130,13 +130,22 @@ impl<'a> Parser<'a> {
 
     /// Report "expected X, found Y" at the current token.
     fn expected(&mut self, what: &str) -> Stop {
+        self.expected_impl(what, false)
+    }
+
+    /// Like [`Parser::expected`]; for a missing terminator at the end of a line, point just
+    /// after the previous token.
+    fn expected_impl(&mut self, what: &str, after_prev: bool) -> Stop {
         if self.last_error_at != Some(self.pos) {
             self.last_error_at = Some(self.pos);
             let found = self.found();
             let span = self.span();
             let prev = self.prev_span();
             // a missing token at the end of a line: point just after the previous token
-            if self.pos > 0 && self.src[prev.end.min(span.start)..span.start].contains('\n') {
+            if after_prev
+                && self.pos > 0
+                && self.src[prev.end.min(span.start)..span.start].contains('\n')
+            {
                 let at = Span::new(prev.end, prev.end);
                 self.push_error(
                     Error::new(
@@ -161,7 +170,7 @@ impl<'a> Parser<'a> {
         if self.peek() == t {
             Ok(self.bump().1)
         } else {
-            Err(self.expected(what))
+            Err(self.expected_impl(what, true))
         }
     }
 
@@ -469,6 +478,7 @@ impl<'a> Parser<'a> {
         let mut vars = Vec::new();
         let mut commands = Vec::new();
         let end;
+        let mut skipped = false;
         loop {
             self.depth = 0;
             match self.peek() {
@@ -485,15 +495,27 @@ impl<'a> Parser<'a> {
                     Err(Stop) => self.sync(MODULE_STOPS),
                 },
                 t if t == Tok::Eof || TOP_STARTS.contains(&t) => {
-                    // missing `endmodule`: report it and let the caller continue here
-                    self.expected("`endmodule`");
+                    // missing `endmodule`: report it (unless we just skipped here after an
+                    // error) and let the caller continue here
+                    if !skipped {
+                        self.expected_impl("`endmodule`", true);
+                    }
                     end = self.prev_span();
                     break;
                 }
                 _ => {
+                    let text = self.text(self.span()).to_string();
+                    let n = self.errors.len();
                     self.expected("a variable declaration, a command `[action] guard -> updates;` or `endmodule`");
+                    if self.errors.len() > n && text.starts_with("end") && text != "endmodule" {
+                        if let Some(e) = self.errors.last_mut() {
+                            e.help = Some("did you mean `endmodule`?".into());
+                        }
+                    }
                     self.bump();
                     self.sync(&MODULE_STOPS[1..]);
+                    skipped = true;
+                    continue;
                 }
             }
         }
@@ -1178,6 +1200,14 @@ impl<'a> Parser<'a> {
                 return Ok(Expr::new(ExprKind::PathQuant(q, Box::new(e)), s.to(end)));
             }
             Tok::Filter => return self.filter(),
+            Tok::X | Tok::F | Tok::G | Tok::U | Tok::W if self.props => {
+                self.push_error(
+                    Error::new(format!("temporal operator {} outside a `P`, `E` or `A` operator", t.describe()), s, "path formula here")
+                        .with_help("write e.g. `P=? [ F phi ]`; a path formula inside an expression needs parentheses"),
+                );
+                self.last_error_at = Some(self.pos);
+                return Err(Stop);
+            }
             _ => return Err(self.expected("an expression")),
         };
         Ok(Expr::new(kind, s))

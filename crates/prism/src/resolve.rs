@@ -104,7 +104,11 @@ fn lit(v: Value, span: Span) -> Expr {
 
 impl Resolver {
     pub fn err(&mut self, e: Error) {
-        if self.errors.len() < 500 {
+        let dup = self.errors.iter().any(|x| {
+            x.message == e.message
+                && x.span.map(|s| (s.start, s.end)) == e.span.map(|s| (s.start, s.end))
+        });
+        if !dup && self.errors.len() < 500 {
             self.errors.push(e);
         }
     }
