@@ -150,10 +150,34 @@ pub fn parse_formulas_file(path: &Path) -> Result<Vec<ParsedFormula>, FormulaErr
 }
 
 /// Parse formula XML without resolving names (`source_name` labels error messages).
+///
+/// Large files are parsed one `<property>` at a time (see [`property_chunks`]), so memory stays
+/// a small multiple of the file size; anything unusual falls back to parsing the whole document.
 pub fn parse_formulas_str(
     text: &str,
     source_name: &str,
 ) -> Result<Vec<ParsedFormula>, FormulaError> {
+    if let Some(chunks) = property_chunks(text) {
+        let mut out = Vec::with_capacity(chunks.len());
+        for range in chunks {
+            // a chunk that does not parse on its own (e.g. a namespace prefix declared on the
+            // root) is handled by the whole-document path, which also gives the right error
+            let Ok(doc) = Document::parse(&text[range.clone()]) else {
+                return parse_document(text, source_name);
+            };
+            let r = Reader {
+                full: text,
+                base: range.start,
+                source: source_name,
+            };
+            out.push(r.property(doc.root_element())?);
+        }
+        return Ok(out);
+    }
+    parse_document(text, source_name)
+}
+
+fn parse_document(text: &str, source_name: &str) -> Result<Vec<ParsedFormula>, FormulaError> {
     let doc = Document::parse(text).map_err(|e| {
         let pos = e.pos();
         FormulaError::Xml {
@@ -166,10 +190,81 @@ pub fn parse_formulas_str(
         }
     })?;
     let r = Reader {
-        doc: &doc,
+        full: text,
+        base: 0,
         source: source_name,
     };
     r.property_set(doc.root_element())
+}
+
+/// Byte ranges of the `<property>` elements of a plain contest file: an optional XML declaration
+/// and comments, then `<property-set ...>` holding only `<property>...</property>` elements,
+/// whitespace and comments. `None` for anything else (DOCTYPE, CDATA or comments inside a
+/// property, other elements, ...), which the caller parses as a whole document.
+fn property_chunks(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let skip_misc = |mut i: usize| -> Option<usize> {
+        loop {
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if b[i..].starts_with(b"<!--") {
+                i += 4 + text[i + 4..].find("-->")? + 3;
+            } else if b[i..].starts_with(b"<?") {
+                i += 2 + text[i + 2..].find("?>")? + 2;
+            } else {
+                return Some(i);
+            }
+        }
+    };
+    let tag_end = |i: usize| -> Option<usize> {
+        // end of a start tag (index after `>`), skipping quoted attribute values
+        let mut j = i;
+        let mut quote = None;
+        while j < b.len() {
+            match (quote, b[j]) {
+                (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                (Some(q), c) if c == q => quote = None,
+                (None, b'>') => return Some(j + 1),
+                _ => {}
+            }
+            j += 1;
+        }
+        None
+    };
+    let starts_tag = |i: usize, name: &[u8]| {
+        b[i..].starts_with(name)
+            && b.get(i + name.len())
+                .is_some_and(|&c| c == b'>' || c.is_ascii_whitespace())
+    };
+    i = skip_misc(i)?;
+    if !starts_tag(i, b"<property-set") {
+        return None;
+    }
+    i = tag_end(i)?;
+    if b[i - 2] == b'/' {
+        return None;
+    }
+    let mut out = Vec::new();
+    loop {
+        i = skip_misc(i)?;
+        if starts_tag(i, b"<property") {
+            let close = i + text[i..].find("</property>")?;
+            let body = &text[i..close];
+            if body.contains("<!") || body.contains("<?") || body[1..].contains("<property") {
+                return None;
+            }
+            let end = close + "</property>".len();
+            out.push(i..end);
+            i = end;
+        } else if b[i..].starts_with(b"</property-set>") {
+            let rest = skip_misc(i + "</property-set>".len())?;
+            return (rest == b.len()).then_some(out);
+        } else {
+            return None;
+        }
+    }
 }
 
 fn read_text(path: &Path) -> Result<String, FormulaError> {
@@ -200,26 +295,25 @@ fn location(text: &str, source: &str, pos: usize) -> Location {
     }
 }
 
-struct Reader<'a, 'input> {
-    doc: &'a Document<'input>,
+struct Reader<'a> {
+    /// The whole file (for line and column numbers).
+    full: &'a str,
+    /// Offset of the parsed document in `full`.
+    base: usize,
     source: &'a str,
 }
 
 type R<T> = Result<T, FormulaError>;
 
-fn span(n: Node) -> Span {
-    let r = n.range();
-    Span::new(r.start, r.end)
-}
-
-impl<'input> Reader<'_, 'input> {
+impl Reader<'_> {
     fn at(&self, n: Node) -> Location {
-        let pos = self.doc.text_pos_at(n.range().start);
-        Location {
-            source: self.source.to_string(),
-            line: pos.row,
-            column: pos.col,
-        }
+        location(self.full, self.source, self.base + n.range().start)
+    }
+
+    /// The span of `n` in the whole file.
+    fn span(&self, n: Node) -> Span {
+        let r = n.range();
+        Span::new(self.base + r.start, self.base + r.end)
     }
 
     fn structure(&self, n: Node, message: impl Into<String>) -> FormulaError {
@@ -239,7 +333,7 @@ impl<'input> Reader<'_, 'input> {
     }
 
     /// The element children of `n`; non-blank text is an error.
-    fn elements<'a>(&self, n: Node<'a, 'input>) -> R<Vec<Node<'a, 'input>>> {
+    fn elements<'a, 'input>(&self, n: Node<'a, 'input>) -> R<Vec<Node<'a, 'input>>> {
         let mut out = Vec::new();
         for c in n.children() {
             if c.is_element() {
@@ -252,7 +346,7 @@ impl<'input> Reader<'_, 'input> {
     }
 
     /// The only element child of `n`.
-    fn single<'a>(&self, n: Node<'a, 'input>) -> R<Node<'a, 'input>> {
+    fn single<'a, 'input>(&self, n: Node<'a, 'input>) -> R<Node<'a, 'input>> {
         let es = self.elements(n)?;
         match es.as_slice() {
             [one] => Ok(*one),
@@ -272,10 +366,10 @@ impl<'input> Reader<'_, 'input> {
         let mut sp = None::<Span>;
         for c in n.children().filter(|c| c.is_text()) {
             text.push_str(c.text().unwrap_or(""));
-            sp = Some(sp.map_or(span(c), |s| s.to(span(c))));
+            sp = Some(sp.map_or(self.span(c), |s| s.to(self.span(c))));
         }
         let trimmed = text.trim();
-        let sp = sp.unwrap_or_else(|| span(n));
+        let sp = sp.unwrap_or_else(|| self.span(n));
         // narrow the span to the trimmed text when it is one plain text node
         let sp = if text.len() == sp.len() {
             let lead = text.len() - text.trim_start().len();
@@ -335,7 +429,7 @@ impl<'input> Reader<'_, 'input> {
         let query = if top.tag_name().name() == "place-bound" {
             Query::Bound {
                 places: self.names(top, "place")?,
-                span: span(top),
+                span: self.span(top),
             }
         } else {
             Query::Formula(self.formula(top, 1)?)
@@ -422,7 +516,7 @@ impl<'input> Reader<'_, 'input> {
                     1 => {
                         return Ok(ops
                             .pop()
-                            .unwrap_or_else(|| Formula::new(K::Bool(true), span(n))))
+                            .unwrap_or_else(|| Formula::new(K::Bool(true), self.span(n))))
                     }
                     _ if n.tag_name().name() == "conjunction" => K::And(ops),
                     _ => K::Or(ops),
@@ -456,7 +550,7 @@ impl<'input> Reader<'_, 'input> {
                 return Err(self.unknown(n, parent));
             }
         };
-        Ok(Formula::new(kind, span(n)))
+        Ok(Formula::new(kind, self.span(n)))
     }
 
     fn int(&self, n: Node, parent: Node) -> R<IntExpr> {
@@ -473,13 +567,69 @@ impl<'input> Reader<'_, 'input> {
             "tokens-count" => IntExprKind::TokensCount(self.names(n, "place")?),
             _ => return Err(self.unknown(n, parent)),
         };
-        Ok(IntExpr::new(kind, span(n)))
+        Ok(IntExpr::new(kind, self.span(n)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-property path and the whole-document path read the same trees.
+    #[test]
+    fn chunked_reading_equals_whole_document() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/benchmarks/mcc"
+        );
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            eprintln!("notice: {dir} absent; skipping");
+            return;
+        };
+        let mut n = 0;
+        for e in entries.flatten().take(8) {
+            for f in [
+                "CTLCardinality.xml",
+                "ReachabilityFireability.xml",
+                "UpperBounds.xml",
+            ] {
+                let Ok(text) = std::fs::read_to_string(e.path().join(f)) else {
+                    continue;
+                };
+                assert!(property_chunks(&text).is_some(), "{f}");
+                let a = parse_formulas_str(&text, f).unwrap();
+                let b = parse_document(&text, f).unwrap();
+                assert_eq!(a, b);
+                n += 1;
+            }
+        }
+        assert!(n > 0);
+    }
+
+    #[test]
+    fn unusual_files_take_the_whole_document_path() {
+        let p = "<property><id>a</id><formula><true/></formula></property>";
+        let ok = format!("<?xml version=\"1.0\"?>\n<!-- c -->\n<property-set a='>'>\n{p}<!-- x -->{p}</property-set>\n");
+        assert_eq!(property_chunks(&ok).map(|c| c.len()), Some(2));
+        for bad in [
+            format!("<!DOCTYPE x><property-set>{p}</property-set>"),
+            format!("<property-set>{p}text</property-set>"),
+            format!(
+                "<property-set><property><!-- </property> --><id>a</id></property></property-set>"
+            ),
+            format!("<property-set>{p}<other/></property-set>"),
+            format!("<property-set>{p}</property-set><x/>"),
+            format!("<m:property-set xmlns:m='u'><m:property/></m:property-set>"),
+        ] {
+            assert!(property_chunks(&bad).is_none(), "{bad}");
+        }
+        // a prefixed file still reads through the whole-document path
+        let pre = "<m:property-set xmlns:m='u'><m:property><m:id>a</m:id><m:formula><m:true/></m:formula></m:property></m:property-set>";
+        assert_eq!(parse_formulas_str(pre, "x").unwrap().len(), 1);
+        // an error inside a chunk has its line and column in the whole file
+        let e = parse_formulas_str("<property-set>\n<property><id>a</id><formula><true/></formula></property>\n<property><id>b</id><formula><nope/></formula></property></property-set>", "f").unwrap_err();
+        assert_eq!(e.to_string(), "f:3:30: unknown element <nope> in <formula>");
+    }
 
     #[test]
     fn location_counts_lines_and_chars() {
