@@ -10,7 +10,7 @@
 //! `parse(print(x)) == x` can be checked directly.
 
 /// A byte range in a source file. Compares equal to every other span (see the module docs).
-#[derive(Clone, Copy, Debug, Default, Hash)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -22,6 +22,11 @@ impl PartialEq for Span {
     }
 }
 impl Eq for Span {}
+
+/// Consistent with equality: spans do not contribute to hashes.
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {

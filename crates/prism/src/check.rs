@@ -18,17 +18,19 @@ struct ModuleSrc<'a> {
 }
 
 /// Apply override `v` to a constant declared with type `ty`.
+#[allow(clippy::result_large_err)]
 pub(crate) fn override_value(
     name: &str,
     ty: ConstType,
     v: Value,
     span: Span,
 ) -> Result<Value, Error> {
-    let ok = match (ty, v) {
-        (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => true,
-        (ConstType::Double, Value::Int(_) | Value::Double(_)) => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (ty, v),
+        (ConstType::Int, Value::Int(_))
+            | (ConstType::Bool, Value::Bool(_))
+            | (ConstType::Double, Value::Int(_) | Value::Double(_))
+    );
     if ok {
         Ok(convert(Type::of_const(ty), v))
     } else {
@@ -116,6 +118,28 @@ pub(crate) fn constants_of(r: &Resolver, range: std::ops::Range<usize>) -> Vec<C
         .collect()
 }
 
+/// Record `name` as declared (one namespace for constants, formulas and variables), or
+/// report the clash.
+fn claim_name(
+    r: &mut Resolver,
+    names: &mut HashMap<String, (Span, &'static str)>,
+    name: &str,
+    span: Span,
+    kind: &'static str,
+) {
+    if let Some((s, what)) = names.get(name) {
+        let e = Error::new(
+            format!("{kind} `{name}` has the same name as a {what}"),
+            span,
+            "name already used",
+        )
+        .with_related(*s, "declared here");
+        r.err(e);
+    } else {
+        names.insert(name.to_string(), (span, kind));
+    }
+}
+
 struct Checker<'a> {
     r: Resolver,
     file: &'a ast::ModelFile,
@@ -139,24 +163,7 @@ impl<'a> Checker<'a> {
 
     fn resolve_as(&mut self, e: &Expr, sc: Scope, want: Type, what: &str) -> Option<Expr> {
         let (x, t) = self.r.resolve(e, sc, 0)?;
-        let ok = match want {
-            Type::Double => t.is_numeric(),
-            _ => t == want,
-        };
-        if !ok {
-            let wn = match want {
-                Type::Double => "a number",
-                Type::Bool => "a boolean",
-                Type::Int => "an integer",
-                Type::Path => "a path formula",
-            };
-            self.err(Error::new(
-                format!("type error: {what} must be {wn}, found {}", t.name()),
-                e.span,
-                format!("this is {}", t.name()),
-            ));
-            return None;
-        }
+        self.r.expect_type(e, t, want, what)?;
         Some(x)
     }
 }
@@ -246,10 +253,11 @@ pub fn check_model(
         }
     }
     let mut srcs: Vec<ModuleSrc> = Vec::new();
+    let mut seen_src: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for it in &file.items {
         match it {
             Item::Module(m) => {
-                if srcs.iter().any(|s| s.name.name == m.name.name) {
+                if !seen_src.insert(&m.name.name) {
                     continue;
                 }
                 srcs.push(ModuleSrc {
@@ -261,7 +269,7 @@ pub fn check_model(
                 })
             }
             Item::Renamed(rm) => {
-                if srcs.iter().any(|s| s.name.name == rm.name.name) {
+                if !seen_src.insert(&rm.name.name) {
                     continue;
                 }
                 let Some(base) = base_modules.get(rm.base.name.as_str()) else {
@@ -358,36 +366,16 @@ pub fn check_model(
             });
         }
     }
-    let mut names: HashMap<String, (Span, &str)> = HashMap::new();
+    let mut names: HashMap<String, (Span, &'static str)> = HashMap::new();
     for c in &ck.r.consts {
         names.entry(c.name.clone()).or_insert((c.span, "constant"));
     }
     for f in &formulas {
-        if let Some((s, what)) = names.get(&f.name) {
-            let e = Error::new(
-                format!("formula `{}` has the same name as a {what}", f.name),
-                f.span,
-                "name already used",
-            )
-            .with_related(*s, "declared here");
-            ck.err(e);
-        } else {
-            names.insert(f.name.clone(), (f.span, "formula"));
-        }
+        claim_name(&mut ck.r, &mut names, &f.name, f.span, "formula");
     }
     let mut variables: Vec<Variable> = Vec::new();
     for vs in &var_srcs {
-        if let Some((s, what)) = names.get(&vs.name) {
-            let e = Error::new(
-                format!("variable `{}` has the same name as a {what}", vs.name),
-                vs.name_span,
-                "name already used",
-            )
-            .with_related(*s, "declared here");
-            ck.err(e);
-        } else {
-            names.insert(vs.name.clone(), (vs.name_span, "variable"));
-        }
+        claim_name(&mut ck.r, &mut names, &vs.name, vs.name_span, "variable");
         let ty = match vs.decl.ty {
             VarType::Bool => Type::Bool,
             VarType::Range(..) => Type::Int,
@@ -513,6 +501,12 @@ pub fn check_model(
     }
 
     // ---- modules: commands
+    let mut module_vars: Vec<Vec<usize>> = vec![Vec::new(); srcs.len()];
+    for (i, v) in variables.iter().enumerate() {
+        if let Some(m) = v.module {
+            module_vars[m].push(i);
+        }
+    }
     let mut modules = Vec::new();
     for (mi, m) in srcs.iter().enumerate() {
         let rename = m.rename.as_ref();
@@ -639,12 +633,7 @@ pub fn check_model(
                 });
             }
         }
-        let vars = variables
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.module == Some(mi))
-            .map(|(i, _)| i)
-            .collect();
+        let vars = std::mem::take(&mut module_vars[mi]);
         modules.push(Module {
             name: m.name.name.clone(),
             vars,
@@ -657,6 +646,7 @@ pub fn check_model(
 
     // ---- labels
     let mut labels: Vec<Label> = Vec::new();
+    let mut label_spans: HashMap<String, Span> = HashMap::new();
     for it in &file.items {
         if let Item::Label(l) = it {
             if l.name.name == "init" || l.name.name == "deadlock" {
@@ -670,8 +660,7 @@ pub fn check_model(
                 ));
                 continue;
             }
-            if let Some(prev) = labels.iter().find(|x| x.name == l.name.name) {
-                let ps = prev.span;
+            if let Some(&ps) = label_spans.get(&l.name.name) {
                 ck.err(
                     Error::new(
                         format!("duplicate label `\"{}\"`", l.name.name),
@@ -682,6 +671,7 @@ pub fn check_model(
                 );
                 continue;
             }
+            label_spans.insert(l.name.name.clone(), l.name.span);
             if let Some(e) = ck.resolve_as(&l.expr, Scope::model(), Type::Bool, "a label") {
                 labels.push(Label {
                     name: l.name.name.clone(),

@@ -384,29 +384,34 @@ impl<'a> Parser<'a> {
     }
 
     fn formula_decl(&mut self) -> PResult<FormulaDecl> {
-        let start = self.bump().1;
-        let name = self.ident("a formula name")?;
-        self.expect(Tok::Eq, "`=`")?;
-        let expr = self.expr()?;
-        let end = self.expect(Tok::Semi, "`;` after the formula")?;
-        Ok(FormulaDecl {
-            name,
-            expr,
-            span: start.to(end),
-        })
+        let (name, expr, span) = self.definition(false)?;
+        Ok(FormulaDecl { name, expr, span })
     }
 
     fn label_decl(&mut self) -> PResult<LabelDecl> {
+        let (name, expr, span) = self.definition(true)?;
+        Ok(LabelDecl { name, expr, span })
+    }
+
+    /// `formula name = expr;` or `label "name" = expr;` (after the keyword).
+    fn definition(&mut self, label: bool) -> PResult<(Ident, Expr, Span)> {
         let start = self.bump().1;
-        let name = self.quoted("a quoted label name like `\"done\"`")?;
+        let name = if label {
+            self.quoted("a quoted label name like `\"done\"`")?
+        } else {
+            self.ident("a formula name")?
+        };
         self.expect(Tok::Eq, "`=`")?;
         let expr = self.expr()?;
-        let end = self.expect(Tok::Semi, "`;` after the label")?;
-        Ok(LabelDecl {
-            name,
-            expr,
-            span: start.to(end),
-        })
+        let end = self.expect(
+            Tok::Semi,
+            if label {
+                "`;` after the label"
+            } else {
+                "`;` after the formula"
+            },
+        )?;
+        Ok((name, expr, start.to(end)))
     }
 
     fn var_decl(&mut self) -> PResult<VarDecl> {

@@ -161,7 +161,7 @@ fn write_expr(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
         }
         ExprKind::Call(func, args) => {
             write!(f, "{}(", func.name())?;
-            write_list(f, args, |f, a| write_expr(f, a))?;
+            write_list(f, args, write_expr)?;
             f.write_char(')')
         }
         ExprKind::Prob(p) => {

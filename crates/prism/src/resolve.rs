@@ -185,7 +185,7 @@ impl Resolver {
         None
     }
 
-    fn expect_type(&mut self, e: &Expr, got: Type, want: Type, what: &str) -> Option<()> {
+    pub fn expect_type(&mut self, e: &Expr, got: Type, want: Type, what: &str) -> Option<()> {
         let ok = match want {
             Type::Double => got.is_numeric(),
             Type::Bool => got == Type::Bool,
