@@ -751,10 +751,22 @@ pub enum Item {
     System(SystemExpr, Span),
 }
 
+/// Where a tree was parsed from (file name and text), so that later checks can show the
+/// source in their diagnostics. Like spans, it never takes part in equality.
+#[derive(Clone, Debug, Default)]
+pub struct Origin(pub Option<crate::diag::Source>);
+
+impl PartialEq for Origin {
+    fn eq(&self, _: &Origin) -> bool {
+        true
+    }
+}
+
 /// A parsed model file: its declarations in source order.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ModelFile {
     pub items: Vec<Item>,
+    pub origin: Origin,
 }
 
 // ----------------------------------------------------------------------------------------
@@ -779,6 +791,7 @@ pub enum PropItem {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PropertiesFile {
     pub items: Vec<PropItem>,
+    pub origin: Origin,
 }
 
 impl PropertiesFile {

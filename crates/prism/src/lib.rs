@@ -37,7 +37,8 @@ pub use props::{unknown_overrides, CheckedProperty, PropertyFile};
 pub fn parse_model(name: &str, src: &str) -> Result<ast::ModelFile, Diagnostics> {
     let source = Source::new(name, src);
     let mut p = parser::Parser::new(src, false);
-    let file = p.model_file();
+    let mut file = p.model_file();
+    file.origin = ast::Origin(Some(source.clone()));
     if !p.errors.is_empty() {
         return Err(Diagnostics { errors: p.errors }.with_source(&source));
     }
@@ -81,7 +82,8 @@ pub fn parse_model_bytes(bytes: &[u8], name: &str) -> Result<ast::ModelFile, Dia
 pub fn parse_properties_ast(name: &str, src: &str) -> Result<ast::PropertiesFile, Diagnostics> {
     let source = Source::new(name, src);
     let mut p = parser::Parser::new(src, true);
-    let file = p.properties_file();
+    let mut file = p.properties_file();
+    file.origin = ast::Origin(Some(source.clone()));
     if !p.errors.is_empty() {
         return Err(Diagnostics { errors: p.errors }.with_source(&source));
     }
@@ -133,7 +135,20 @@ pub fn parse_properties(
     program: &Program,
 ) -> Result<PropertyFile, Diagnostics> {
     let file = parse_properties_ast(name, src)?;
-    props::check_properties(&file, program, &Source::new(name, src))
+    check_properties(&file, program)
+}
+
+/// Check an already parsed property file against `program`.
+pub fn check_properties(
+    file: &ast::PropertiesFile,
+    program: &Program,
+) -> Result<PropertyFile, Diagnostics> {
+    let source = file
+        .origin
+        .0
+        .clone()
+        .unwrap_or_else(|| Source::new("properties", ""));
+    props::check_properties(file, program, &source)
 }
 
 /// Check an already parsed property file against `program`; `source` is the property file's

@@ -260,7 +260,10 @@ impl<'a> Parser<'a> {
                 self.sync(TOP_STARTS);
             }
         }
-        ModelFile { items }
+        ModelFile {
+            items,
+            origin: Origin::default(),
+        }
     }
 
     fn model_item(&mut self, items: &mut Vec<Item>) -> PResult<()> {
@@ -825,7 +828,10 @@ impl<'a> Parser<'a> {
                 },
             }
         }
-        PropertiesFile { items }
+        PropertiesFile {
+            items,
+            origin: Origin::default(),
+        }
     }
 
     fn property(&mut self) -> PResult<Property> {

@@ -115,11 +115,24 @@ fn const_override_errors() {
         &saturn_prism::Source::new("m.prism", src),
     )
     .unwrap_err();
-    // without the source text, errors still say what is wrong
+    // a parsed tree remembers its source: check_model alone shows the location
     let plain = check_model(&ast, &ConstOverrides::parse("N=1.5").unwrap())
         .unwrap_err()
         .render();
-    assert!(plain.contains("not of type int"), "{plain}");
+    assert!(
+        plain.contains("m.prism:2:11") && plain.contains("not of type int"),
+        "{plain}"
+    );
+    // a tree built by hand has no source: errors still say what is wrong, without position
+    let mut bare = ast.clone();
+    bare.origin = Default::default();
+    let plain = check_model(&bare, &ConstOverrides::parse("N=1.5").unwrap())
+        .unwrap_err()
+        .render();
+    assert!(
+        plain.contains("not of type int") && !plain.contains("m.prism"),
+        "{plain}"
+    );
     insta::assert_snapshot!(d.render());
 }
 

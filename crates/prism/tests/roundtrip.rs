@@ -442,7 +442,7 @@ proptest! {
 
     #[test]
     fn model_files_round_trip(items in prop::collection::vec(item(), 1..8)) {
-        let m = ModelFile { items };
+        let m = ModelFile { items, ..Default::default() };
         let src = m.to_string();
         let back = parse_model("gen", &src).map_err(|d| TestCaseError::fail(format!("{}\n{src}", d.render())))?;
         prop_assert_eq!(&back, &m, "{}", src);
@@ -451,7 +451,7 @@ proptest! {
 
     #[test]
     fn property_files_round_trip(items in prop::collection::vec(prop_item(), 0..6)) {
-        let f = PropertiesFile { items };
+        let f = PropertiesFile { items, ..Default::default() };
         let src = f.to_string();
         let back = parse_properties_ast("gen", &src).map_err(|d| TestCaseError::fail(format!("{}\n{src}", d.render())))?;
         prop_assert_eq!(&back, &f, "{}", src);
