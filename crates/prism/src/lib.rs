@@ -105,7 +105,13 @@ pub fn check_model(
     file: &ast::ModelFile,
     overrides: &ConstOverrides,
 ) -> Result<Program, Diagnostics> {
-    check_model_with_source(file, overrides, &Source::new("model", ""))
+    // trees from `parse_model` remember their source, so diagnostics can show it
+    let source = file
+        .origin
+        .0
+        .clone()
+        .unwrap_or_else(|| Source::new("model", ""));
+    check_model_with_source(file, overrides, &source)
 }
 
 /// Like [`check_model`], with the source text so diagnostics can show it.
