@@ -299,7 +299,13 @@ impl Display for VarDecl {
 impl Display for Update {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.prob {
-            write!(f, "{p} : ")?;
+            let text = p.to_string();
+            if text.starts_with("true") {
+                // `true + ...` would read as the update `true` followed by another branch
+                write!(f, "({text}) : ")?;
+            } else {
+                write!(f, "{text} : ")?;
+            }
         }
         if self.assigns.is_empty() {
             return f.write_str("true");

@@ -92,7 +92,10 @@ fn bundled_program() -> Program {
 fn exercise(bytes: &[u8], program: &Program) {
     match parse_model_bytes(bytes, "fuzz.prism") {
         Ok(ast) => {
-            let _ = ast.to_string();
+            let printed = ast.to_string();
+            let again = parse_model("printed", &printed)
+                .unwrap_or_else(|d| panic!("{}\n{printed}", d.render()));
+            assert_eq!(again, ast, "round trip changed the tree:\n{printed}");
             if let Err(d) = check_model(&ast, &ConstOverrides::default()) {
                 assert!(!d.render().is_empty());
             }
@@ -104,7 +107,10 @@ fn exercise(bytes: &[u8], program: &Program) {
     }
     match parse_properties_ast_bytes(bytes, "fuzz.props") {
         Ok(ast) => {
-            let _ = ast.to_string();
+            let printed = ast.to_string();
+            let again = saturn_prism::parse_properties_ast("printed", &printed)
+                .unwrap_or_else(|d| panic!("{}\n{printed}", d.render()));
+            assert_eq!(again, ast, "round trip changed the tree:\n{printed}");
             if let Ok(s) = std::str::from_utf8(bytes) {
                 if let Err(d) = parse_properties("fuzz.props", s, program) {
                     assert!(!d.render().is_empty());
