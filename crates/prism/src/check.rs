@@ -624,6 +624,28 @@ pub fn check_model(
                     });
                 }
             }
+            // probabilities (not rates) that are all known must sum to 1
+            let is_ctmc = model_type.map(|t| t.0) == Some(ModelType::Ctmc);
+            if !is_ctmc && updates.len() == c.updates.len() {
+                let vals: Option<Vec<f64>> = updates
+                    .iter()
+                    .map(|u| Value::of_expr(&u.prob).and_then(|v| v.as_f64()))
+                    .collect();
+                if let Some(vals) = vals {
+                    let sum: f64 = vals.iter().sum();
+                    if (sum - 1.0).abs() > 1e-6 {
+                        let span = c
+                            .updates
+                            .first()
+                            .map_or(c.span, |u| u.span)
+                            .to(c.updates.last().map_or(c.span, |u| u.span));
+                        ck.err(
+                            Error::new(format!("the probabilities of this command sum to {sum}, not 1"), span, "these branches")
+                                .with_help("in a dtmc or mdp the branch probabilities must add up to 1 (rates are for ctmc)"),
+                        );
+                    }
+                }
+            }
             if let Some(guard) = guard {
                 commands.push(Command {
                     action,

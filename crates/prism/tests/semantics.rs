@@ -301,3 +301,14 @@ fn properties_resolve() {
         "P=? [ F<=T \"full\" {\"two\"}{min} ]"
     );
 }
+
+#[test]
+fn dtmc_probabilities_must_sum_to_one() {
+    let ok = "dtmc\nmodule M\n  x : [0..2];\n  [] x=0 -> 1/3 : (x'=1) + 1/3 : (x'=2) + 1/3 : true;\n  [] x>0 -> (x'=0);\nendmodule\n";
+    load(ok, "");
+    let bad = ok.replace("+ 1/3 : true", "+ 0.2 : true");
+    assert!(load_err(&bad, "").contains("sum to 0.8666"));
+    // rates in a ctmc need not sum to 1; symbolic probabilities are left to the engine
+    load(&bad.replace("dtmc", "ctmc"), "");
+    load("mdp\nconst double p;\nmodule M\n  x : [0..1];\n  [] x=0 -> p : (x'=1) + 1-p : true;\nendmodule\n", "");
+}
