@@ -3,7 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use saturn_prism::{check_model_with_source, parse_model, parse_model_bytes, ConstOverrides, Source};
+use saturn_prism::{
+    check_model_with_source, parse_model, parse_model_bytes, ConstOverrides, Source,
+};
 
 fuzz_target!(|data: &[u8]| {
     match parse_model_bytes(data, "fuzz.prism") {
@@ -12,7 +14,11 @@ fuzz_target!(|data: &[u8]| {
             let again = parse_model("printed", &printed).expect("printed model parses");
             assert_eq!(again, ast, "round trip changed the tree");
             let text = String::from_utf8_lossy(data);
-            if let Err(d) = check_model_with_source(&ast, &ConstOverrides::default(), &Source::new("fuzz.prism", &text)) {
+            if let Err(d) = check_model_with_source(
+                &ast,
+                &ConstOverrides::default(),
+                &Source::new("fuzz.prism", &text),
+            ) {
                 assert!(!d.render().is_empty());
             }
         }

@@ -37,32 +37,55 @@ fn summary_of_a_good_model() {
         .stdout(predicate::str::contains("int N = 3 (from --const)"))
         .stdout(predicate::str::contains("double mu = 2.0"))
         .stdout(predicate::str::contains("g : [0..1] init 0"))
-        .stdout(predicate::str::contains("module Q2 (renamed copy of Q1): 1 variables, 2 commands, actions {arrive2, serve2}"))
+        .stdout(predicate::str::contains(
+            "module Q2 (renamed copy of Q1): 1 variables, 2 commands, actions {arrive2, serve2}",
+        ))
         .stdout(predicate::str::contains("y : [0..3] init 0"))
         .stdout(predicate::str::contains("\"full\" = x = 3"))
         .stdout(predicate::str::contains("busy = x > 0"))
-        .stdout(predicate::str::contains("\"served\": 1 state, 1 transition items"))
+        .stdout(predicate::str::contains(
+            "\"served\": 1 state, 1 transition items",
+        ))
         .stdout(predicate::str::contains("system: Q1 || Q2 (default)"));
 }
 
 #[test]
 fn undefined_constants_are_listed() {
     let m = tmp("undef.prism", MODEL.as_bytes());
-    saturn().arg("parse").arg(&m).assert().success().stdout(predicate::str::contains("int N = undefined"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("int N = undefined"));
 }
 
 #[test]
 fn properties_and_json() {
     let m = tmp("j.prism", MODEL.as_bytes());
     let p = tmp("j.props", PROPS.as_bytes());
-    let out = saturn().arg("parse").arg(&m).arg("--props").arg(&p).args(["--const", "N=2", "--const", "T=1.5", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = saturn()
+        .arg("parse")
+        .arg(&m)
+        .arg("--props")
+        .arg(&p)
+        .args(["--const", "N=2", "--const", "T=1.5", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["type"], "ctmc");
     assert_eq!(j["constants"][0]["name"], "N");
     assert_eq!(j["constants"][0]["value"], 2);
     assert_eq!(j["modules"][1]["renamed_from"], "Q1");
-    assert_eq!(j["modules"][1]["variables"][0]["range"], serde_json::json!([0, 2]));
+    assert_eq!(
+        j["modules"][1]["variables"][0]["range"],
+        serde_json::json!([0, 2])
+    );
     assert_eq!(j["property_constants"][0]["value"], 1.5);
     assert_eq!(j["properties"].as_array().unwrap().len(), 3);
     assert_eq!(j["properties"][0]["name"], "p");
@@ -74,38 +97,59 @@ fn properties_and_json() {
 #[test]
 fn constant_ranges_give_several_runs() {
     let m = tmp("r.prism", MODEL.as_bytes());
-    let out = saturn().arg("parse").arg(&m).args(["--const", "N=1:2", "--json"]).output().unwrap();
+    let out = saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "N=1:2", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let runs = j["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[1]["constants"][0]["value"], 2);
-    saturn().arg("parse").arg(&m).args(["--const", "N=1:2"]).assert().success().stdout(predicate::str::contains("== constants N=2"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "N=1:2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("== constants N=2"));
 }
 
 #[test]
 fn syntax_errors_exit_1_with_location() {
-    let m = tmp("bad.prism", b"ctmc\nmodule M\n  x : [0..1]\n  [] x=0 -> (x'=1);\nendmodule\nlabel \"a\" = ;\n");
+    let m = tmp(
+        "bad.prism",
+        b"ctmc\nmodule M\n  x : [0..1]\n  [] x=0 -> (x'=1);\nendmodule\nlabel \"a\" = ;\n",
+    );
     saturn()
         .arg("parse")
         .arg(&m)
         .assert()
         .code(1)
         .stderr(predicate::str::contains("bad.prism:3:13"))
-        .stderr(predicate::str::contains("expected `;` after the variable declaration"))
+        .stderr(predicate::str::contains(
+            "expected `;` after the variable declaration",
+        ))
         .stderr(predicate::str::contains("bad.prism:6:13"))
         .stderr(predicate::str::contains("2 errors"));
 }
 
 #[test]
 fn semantic_errors_exit_1() {
-    let m = tmp("sem.prism", b"ctmc\nmodule M\n  x : [0..1] init 5;\n  [] y=0 -> (x'=1);\nendmodule\n");
+    let m = tmp(
+        "sem.prism",
+        b"ctmc\nmodule M\n  x : [0..1] init 5;\n  [] y=0 -> (x'=1);\nendmodule\n",
+    );
     saturn()
         .arg("parse")
         .arg(&m)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("initial value 5 of `x` is outside its range [0..1]"))
+        .stderr(predicate::str::contains(
+            "initial value 5 of `x` is outside its range [0..1]",
+        ))
         .stderr(predicate::str::contains("undefined identifier `y`"));
 }
 
@@ -128,33 +172,83 @@ fn property_errors_exit_1() {
 #[test]
 fn bad_const_arguments() {
     let m = tmp("c.prism", MODEL.as_bytes());
-    saturn().arg("parse").arg(&m).args(["--const", "N"]).assert().code(1).stderr(predicate::str::contains("--const"));
-    saturn().arg("parse").arg(&m).args(["--const", "N=1,Z=2"]).assert().code(1).stderr(predicate::str::contains("unknown constant(s): Z"));
-    saturn().arg("parse").arg(&m).args(["--const", "N=0.5"]).assert().code(1).stderr(predicate::str::contains("given for constant `N`"));
-    saturn().arg("parse").arg(&m).args(["--const", "mu=3"]).assert().code(1).stderr(predicate::str::contains("constant `mu` is defined"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "N"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--const"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "N=1,Z=2"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unknown constant(s): Z"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "N=0.5"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("given for constant `N`"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .args(["--const", "mu=3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("constant `mu` is defined"));
 }
 
 #[test]
 fn garbage_and_invalid_utf8() {
     let m = tmp("bin.prism", b"ctmc\n\xff\xfe\x00module");
-    saturn().arg("parse").arg(&m).assert().code(1).stderr(predicate::str::contains("not valid UTF-8"));
+    saturn()
+        .arg("parse")
+        .arg(&m)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not valid UTF-8"));
     let e = tmp("empty.prism", b"");
-    saturn().arg("parse").arg(&e).assert().code(1).stderr(predicate::str::contains("empty model file"));
+    saturn()
+        .arg("parse")
+        .arg(&e)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("empty model file"));
     let g = tmp("garbage.prism", b"#$%^ @@@ module");
     saturn().arg("parse").arg(&g).assert().code(1);
-    let deep = format!("ctmc\nformula f = {}1{};\n", "(".repeat(50_000), ")".repeat(50_000));
+    let deep = format!(
+        "ctmc\nformula f = {}1{};\n",
+        "(".repeat(50_000),
+        ")".repeat(50_000)
+    );
     let d = tmp("deep.prism", deep.as_bytes());
-    saturn().arg("parse").arg(&d).assert().code(1).stderr(predicate::str::contains("nested too deeply"));
+    saturn()
+        .arg("parse")
+        .arg(&d)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("nested too deeply"));
 }
 
 #[test]
 fn missing_file_is_an_error() {
-    saturn().args(["parse", "/nonexistent/model.prism"]).assert().code(2).stderr(predicate::str::contains("cannot read"));
+    saturn()
+        .args(["parse", "/nonexistent/model.prism"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
 }
 
 #[test]
 fn benchmark_kanban() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/ctmc/kanban"));
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/ctmc/kanban"
+    ));
     if !dir.is_dir() {
         eprintln!("notice: {} absent, skipping", dir.display());
         return;
@@ -168,5 +262,7 @@ fn benchmark_kanban() {
         .assert()
         .success()
         .stdout(predicate::str::contains("modules: 4"))
-        .stdout(predicate::str::contains("\"throughput\": R{\"throughput\"}=? [ S ]"));
+        .stdout(predicate::str::contains(
+            "\"throughput\": R{\"throughput\"}=? [ S ]",
+        ));
 }
