@@ -614,12 +614,11 @@ mod tests {
         for bad in [
             format!("<!DOCTYPE x><property-set>{p}</property-set>"),
             format!("<property-set>{p}text</property-set>"),
-            format!(
-                "<property-set><property><!-- </property> --><id>a</id></property></property-set>"
-            ),
+            "<property-set><property><!-- </property> --><id>a</id></property></property-set>"
+                .to_string(),
             format!("<property-set>{p}<other/></property-set>"),
             format!("<property-set>{p}</property-set><x/>"),
-            format!("<m:property-set xmlns:m='u'><m:property/></m:property-set>"),
+            "<m:property-set xmlns:m='u'><m:property/></m:property-set>".to_string(),
         ] {
             assert!(property_chunks(&bad).is_none(), "{bad}");
         }
