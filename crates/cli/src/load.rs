@@ -31,10 +31,21 @@ pub fn load_net(spec: &str) -> anyhow::Result<PetriNet> {
         saturn_model::families::FAMILIES.join(", "))
 }
 
-/// The variable order named `name` for `net`, lowered to a model.
-pub fn lower(net: &PetriNet, order: &str) -> anyhow::Result<saturn_model::Model> {
-    let ord = saturn_model::order::by_name(net, order).map_err(anyhow::Error::msg)?;
-    Ok(net.to_model(&ord)?)
+/// The models to try for the order named `name`: one model, or for `auto` one per candidate
+/// order. Each comes with its order's name.
+pub fn lower(net: &PetriNet, name: &str) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
+    let names: Vec<&str> = if name == "auto" {
+        saturn_model::order::PORTFOLIO.to_vec()
+    } else {
+        vec![name]
+    };
+    let mut out = Vec::new();
+    for n in names {
+        let ord = saturn_model::order::by_name(net, n)
+            .map_err(|e| anyhow::anyhow!("--order '{name}': {e} (or auto)"))?;
+        out.push((n.to_string(), net.to_model(&ord)?));
+    }
+    Ok(out)
 }
 
 /// The process's peak resident set size in bytes (`VmHWM`), if the OS reports it.

@@ -43,15 +43,11 @@ fn state_space(a: &MccArgs, start: Instant) -> anyhow::Result<ExitCode> {
     let method = parse_method(&a.method)?;
     let spec = a.model_dir.to_string_lossy().into_owned();
     let net = load_net(&spec)?;
-    let model = lower(&net, &a.order)?;
+    let models: Vec<_> = lower(&net, &a.order)?.into_iter().map(|(_, m)| m).collect();
     let limits = a.limits.limits(start);
-    match saturn_symbolic::statespace::generate(
-        &model,
-        method,
-        limits,
-        crate::progress::reporter("StateSpace"),
-    ) {
-        Ok(ss) => {
+    let progress = crate::progress::reporter("StateSpace");
+    match saturn_symbolic::statespace::generate_portfolio(&models, method, limits, progress) {
+        Ok((_, ss)) => {
             let m = &ss.metrics;
             let t = "TECHNIQUES DECISION_DIAGRAMS";
             println!("STATE_SPACE STATES {} {t}", m.states);

@@ -116,12 +116,6 @@ impl OpCaches {
             rel_epoch: None,
         }
     }
-    fn clear(&mut self) {
-        self.union.clear();
-        self.intersect.clear();
-        self.minus.clear();
-        self.clear_rel();
-    }
     pub(crate) fn clear_rel(&mut self) {
         self.image.clear();
         self.preimage.clear();
@@ -508,10 +502,38 @@ impl Forest {
         if self.dead_edges * 2 > self.edges.len() {
             self.compact_edges();
         }
-        self.caches.clear();
+        // purge (rather than clear) the caches: entries over surviving nodes stay useful
+        let live = |n: &NodeId| marked[n.0 as usize];
+        self.caches
+            .union
+            .retain(|k, v| live(&k.0) && live(&k.1) && live(v));
+        self.caches
+            .intersect
+            .retain(|k, v| live(&k.0) && live(&k.1) && live(v));
+        self.caches
+            .minus
+            .retain(|k, v| live(&k.0) && live(&k.1) && live(v));
+        // image/preimage keys hold a node of the relation forest (unaffected here) in `.1`
+        self.caches.image.retain(|k, v| live(&k.0) && live(v));
+        self.caches.preimage.retain(|k, v| live(&k.0) && live(v));
         self.collections += 1;
         self.gc_threshold = (self.nodes_now() * 2).max(1 << 20);
         freed
+    }
+
+    /// Is `n` an allocated node? Right after [`Forest::gc`] (before any new node is made) this
+    /// tells which nodes survived, so callers can purge their own caches.
+    #[inline]
+    pub fn is_live(&self, n: NodeId) -> bool {
+        self.nodes
+            .get(n.0 as usize)
+            .is_some_and(|r| r.level != FREE_LEVEL)
+    }
+
+    /// Has the forest grown past its collection threshold?
+    #[inline]
+    pub fn gc_due(&self) -> bool {
+        self.nodes_now() >= self.gc_threshold
     }
 
     /// Collect if the forest has grown past its threshold since the last collection.

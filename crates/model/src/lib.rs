@@ -39,7 +39,11 @@ impl LocalFn {
     #[inline]
     pub fn fire(&self, i: u32) -> Option<u32> {
         match *self {
-            LocalFn::Petri { need, inhibit, delta } => {
+            LocalFn::Petri {
+                need,
+                inhibit,
+                delta,
+            } => {
                 if i >= need && i < inhibit {
                     let j = i as i64 + delta;
                     u32::try_from(j).ok()

@@ -367,3 +367,7 @@ mod tests {
         assert!(err.contains("sideways") && err.contains("force"), "{err}");
     }
 }
+
+/// The orders the `auto` portfolio tries in turn (no static metric predicts saturation's cost
+/// reliably: on the MCC models and the thesis families each of these wins somewhere).
+pub const PORTFOLIO: &[&str] = &["sloan", "force", "file-rev"];

@@ -42,9 +42,18 @@ pub struct PetriNet {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum LowerError {
     #[error("place '{place}' has {tokens} tokens initially; at most {max} are supported")]
-    TooManyTokens { place: String, tokens: u64, max: u64 },
+    TooManyTokens {
+        place: String,
+        tokens: u64,
+        max: u64,
+    },
     #[error("arc weight {weight} between transition '{transition}' and place '{place}' is too large (at most {max})")]
-    WeightTooLarge { transition: String, place: String, weight: u64, max: u64 },
+    WeightTooLarge {
+        transition: String,
+        place: String,
+        weight: u64,
+        max: u64,
+    },
     #[error("the variable order has {got} entries but the net has {places} places, or is not a permutation")]
     BadOrder { got: usize, places: usize },
 }
@@ -91,11 +100,17 @@ impl PetriNet {
         let n = self.places.len();
         let mut level_of = vec![usize::MAX; n];
         if order.len() != n {
-            return Err(LowerError::BadOrder { got: order.len(), places: n });
+            return Err(LowerError::BadOrder {
+                got: order.len(),
+                places: n,
+            });
         }
         for (k, &p) in order.iter().enumerate() {
             if p >= n || level_of[p] != usize::MAX {
-                return Err(LowerError::BadOrder { got: order.len(), places: n });
+                return Err(LowerError::BadOrder {
+                    got: order.len(),
+                    places: n,
+                });
             }
             level_of[p] = k + 1;
         }
@@ -110,14 +125,17 @@ impl PetriNet {
                     max: MAX_TOKENS,
                 });
             }
-            levels.push(Level { name: pl.id.clone(), bound: None });
+            levels.push(Level {
+                name: pl.id.clone(),
+                bound: None,
+            });
             initial.push(pl.initial as u32);
         }
         let mut events = Vec::with_capacity(self.transitions.len());
         for tr in &self.transitions {
             // per place: (need, inhibit, delta)
             let mut acc: Vec<(usize, u64, u64, i64)> = Vec::new();
-            let mut slot = |p: usize, acc: &mut Vec<(usize, u64, u64, i64)>| -> usize {
+            let slot = |p: usize, acc: &mut Vec<(usize, u64, u64, i64)>| -> usize {
                 if let Some(i) = acc.iter().position(|x| x.0 == p) {
                     i
                 } else {
@@ -158,13 +176,31 @@ impl PetriNet {
                 // a place whose arcs cancel out and impose no condition is not in the support
                 .filter(|&(_, need, inh, delta)| !(need == 0 && inh == u64::MAX && delta == 0))
                 .map(|(p, need, inh, delta)| {
-                    let inhibit = if inh >= u32::MAX as u64 { u32::MAX } else { inh as u32 };
-                    (level_of[p], LocalFn::Petri { need: need as u32, inhibit, delta })
+                    let inhibit = if inh >= u32::MAX as u64 {
+                        u32::MAX
+                    } else {
+                        inh as u32
+                    };
+                    (
+                        level_of[p],
+                        LocalFn::Petri {
+                            need: need as u32,
+                            inhibit,
+                            delta,
+                        },
+                    )
                 })
                 .collect();
             parts.sort_by(|a, b| b.0.cmp(&a.0));
-            events.push(Event { name: tr.id.clone(), parts });
+            events.push(Event {
+                name: tr.id.clone(),
+                parts,
+            });
         }
-        Ok(Model { levels, initial, events })
+        Ok(Model {
+            levels,
+            initial,
+            events,
+        })
     }
 }

@@ -9,6 +9,9 @@ pub enum Interrupted {
     Timeout,
     #[error("memory limit reached")]
     Memory,
+    /// The step budget given to one attempt of a portfolio ran out (never reaches the user).
+    #[error("step budget exhausted")]
+    Budget,
 }
 
 /// Time and memory limits. Checked every few thousand steps, so they cost nothing measurable.

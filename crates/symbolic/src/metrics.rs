@@ -10,6 +10,7 @@
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
+use rustc_hash::FxHashMap;
 use saturn_dd::{Forest, NodeId};
 use saturn_model::Model;
 
@@ -26,7 +27,9 @@ pub struct StateSpaceMetrics {
 trait Count: Clone {
     fn zero() -> Self;
     fn one() -> Self;
-    fn add(&self, o: &Self) -> Option<Self>;
+    /// `self += o`; false on overflow.
+    fn add(&mut self, o: &Self) -> bool;
+    fn into_big(self) -> BigUint;
 }
 impl Count for u128 {
     fn zero() -> Self {
@@ -35,8 +38,17 @@ impl Count for u128 {
     fn one() -> Self {
         1
     }
-    fn add(&self, o: &Self) -> Option<Self> {
-        self.checked_add(*o)
+    fn add(&mut self, o: &Self) -> bool {
+        match self.checked_add(*o) {
+            Some(v) => {
+                *self = v;
+                true
+            }
+            None => false,
+        }
+    }
+    fn into_big(self) -> BigUint {
+        BigUint::from(self)
     }
 }
 impl Count for BigUint {
@@ -46,113 +58,135 @@ impl Count for BigUint {
     fn one() -> Self {
         BigUint::from(1u8)
     }
-    fn add(&self, o: &Self) -> Option<Self> {
-        Some(self + o)
+    fn add(&mut self, o: &Self) -> bool {
+        *self += o;
+        true
+    }
+    fn into_big(self) -> BigUint {
+        self
     }
 }
 
-struct Counter<'a, C: Count> {
-    forest: &'a Forest,
-    model: &'a Model,
-    by_top: Vec<Vec<usize>>,
-    /// |paths below n|
-    card: hashbrown::HashMap<NodeId, C>,
-    /// T(n)
-    edges: hashbrown::HashMap<NodeId, C>,
-    /// per event, |paths below n enabling e|
-    enabled: hashbrown::HashMap<(u32, NodeId), C>,
+/// Per-node figures of one level: |paths below| (`card`), `T(n)` (`trans`), and for each
+/// event active at this level the paths below that satisfy its enabling conditions down to
+/// its bottom (`enabled`).
+struct LevelCounts<C> {
+    card: FxHashMap<NodeId, C>,
+    trans: FxHashMap<NodeId, C>,
+    enabled: FxHashMap<(u32, NodeId), C>,
 }
 
-impl<'a, C: Count> Counter<'a, C> {
-    fn card(&mut self, n: NodeId) -> Option<C> {
-        if n.is_empty() {
-            return Some(C::zero());
+impl<C> Default for LevelCounts<C> {
+    fn default() -> Self {
+        LevelCounts {
+            card: FxHashMap::default(),
+            trans: FxHashMap::default(),
+            enabled: FxHashMap::default(),
         }
-        if n == NodeId::ONE {
-            return Some(C::one());
-        }
-        if let Some(c) = self.card.get(&n) {
-            return Some(c.clone());
-        }
-        let mut total = C::zero();
-        for e in self.forest.edges(n) {
-            total = total.add(&self.card(e.child)?)?;
-        }
-        self.card.insert(n, total.clone());
-        Some(total)
     }
+}
 
-    /// Paths below `n` (at level `l`) satisfying the enabling conditions of event `e`'s parts
-    /// from `pi` on.
-    fn enabled(&mut self, e: usize, n: NodeId, pi: usize) -> Option<C> {
-        let parts = &self.model.events[e].parts;
-        if pi == parts.len() {
-            return self.card(n);
-        }
-        if n.is_terminal() {
-            return Some(if n == NodeId::ONE {
-                C::one()
-            } else {
-                C::zero()
-            });
-        }
-        if let Some(c) = self.enabled.get(&(e as u32, n)) {
-            return Some(c.clone());
-        }
-        let l = self.forest.level(n);
-        let (lvl, f) = (parts[pi].0, parts[pi].1.clone());
-        let mut total = C::zero();
-        for x in self.forest.edges(n) {
-            let ok = lvl != l || f.enabled(x.idx);
-            if ok {
-                let next = if lvl == l { pi + 1 } else { pi };
-                total = total.add(&self.enabled(e, x.child, next)?)?;
-            }
-        }
-        self.enabled.insert((e as u32, n), total.clone());
-        Some(total)
+/// The counts by a sweep from the bottom level up, keeping only two levels of figures at a
+/// time (memory stays proportional to the widest level, not to the whole diagram).
+fn count_with<C: Count>(forest: &Forest, model: &Model, root: NodeId) -> Option<(C, C)> {
+    let k = forest.num_levels();
+    if root.is_empty() {
+        return Some((C::zero(), C::zero()));
     }
-
-    fn transitions(&mut self, n: NodeId) -> Option<C> {
-        if n.is_terminal() {
-            // events with an empty support are enabled everywhere
-            let k0 = self.by_top[0].len() as u128;
-            let mut t = C::zero();
-            if n == NodeId::ONE {
-                for _ in 0..k0 {
-                    t = t.add(&C::one())?;
+    // nodes by level
+    let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); k + 1];
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.is_terminal() || !seen.insert(n) {
+            continue;
+        }
+        by_level[forest.level(n)].push(n);
+        stack.extend(forest.edges(n).iter().map(|e| e.child));
+    }
+    drop(seen);
+    // events active at each level: those with bottom <= l <= top, with their local function
+    // at l (if l is in the support)
+    let mut active: Vec<Vec<(u32, Option<saturn_model::LocalFn>)>> = vec![Vec::new(); k + 1];
+    let mut empty_support = 0u64;
+    for (e, ev) in model.events.iter().enumerate() {
+        if ev.parts.is_empty() {
+            empty_support += 1;
+            continue;
+        }
+        for l in ev.bottom()..=ev.top() {
+            let f = ev.parts.iter().find(|p| p.0 == l).map(|p| p.1.clone());
+            active[l].push((e as u32, f));
+        }
+    }
+    let mut below: LevelCounts<C> = LevelCounts::default();
+    let one = C::one();
+    let zero = C::zero();
+    for l in 1..=k {
+        let mut here: LevelCounts<C> = LevelCounts::default();
+        for &n in &by_level[l] {
+            let mut card = C::zero();
+            let mut trans = C::zero();
+            for x in forest.edges(n) {
+                let c = x.child;
+                let (cc, ct) = if c.is_terminal() {
+                    (if c == NodeId::ONE { &one } else { &zero }, &zero)
+                } else {
+                    (below.card.get(&c)?, below.trans.get(&c)?)
+                };
+                if !card.add(cc) || !trans.add(ct) {
+                    return None;
                 }
             }
-            return Some(t);
+            for (e, f) in &active[l] {
+                let bottom = model.events[*e as usize].bottom();
+                let mut en = C::zero();
+                for x in forest.edges(n) {
+                    if f.as_ref().is_some_and(|f| !f.enabled(x.idx)) {
+                        continue;
+                    }
+                    let c = x.child;
+                    let v = if c.is_terminal() {
+                        if c == NodeId::ONE {
+                            &one
+                        } else {
+                            &zero
+                        }
+                    } else if l == bottom {
+                        below.card.get(&c)?
+                    } else {
+                        below.enabled.get(&(*e, c))?
+                    };
+                    if !en.add(v) {
+                        return None;
+                    }
+                }
+                if model.events[*e as usize].top() == l {
+                    if !trans.add(&en) {
+                        return None;
+                    }
+                } else {
+                    here.enabled.insert((*e, n), en);
+                }
+            }
+            here.card.insert(n, card);
+            here.trans.insert(n, trans);
         }
-        if let Some(c) = self.edges.get(&n) {
-            return Some(c.clone());
-        }
-        let l = self.forest.level(n);
-        let mut total = C::zero();
-        for x in self.forest.edges(n) {
-            total = total.add(&self.transitions(x.child)?)?;
-        }
-        for i in 0..self.by_top[l].len() {
-            let e = self.by_top[l][i];
-            total = total.add(&self.enabled(e, n, 0)?)?;
-        }
-        self.edges.insert(n, total.clone());
-        Some(total)
+        below = here;
     }
-}
-
-fn count_with<C: Count>(forest: &Forest, model: &Model, root: NodeId) -> Option<(C, C)> {
-    let mut c = Counter::<C> {
-        forest,
-        model,
-        by_top: model.events_by_top(),
-        card: Default::default(),
-        edges: Default::default(),
-        enabled: Default::default(),
+    let lvl = forest.level(root);
+    let (mut states, mut trans) = if lvl == 0 {
+        (C::one(), C::zero())
+    } else {
+        (below.card.remove(&root)?, below.trans.remove(&root)?)
     };
-    let states = c.card(root)?;
-    let trans = c.transitions(root)?;
+    // events with an empty support are enabled in every state
+    for _ in 0..empty_support {
+        if !trans.add(&states) {
+            return None;
+        }
+    }
+    let _ = &mut states;
     Some((states, trans))
 }
 
@@ -160,9 +194,11 @@ fn count_with<C: Count>(forest: &Forest, model: &Model, root: NodeId) -> Option<
 /// at the top level of `forest`, whose levels are `model`'s).
 pub fn count_states_and_edges(forest: &Forest, model: &Model, root: NodeId) -> (BigUint, BigUint) {
     if let Some((s, t)) = count_with::<u128>(forest, model, root) {
-        return (BigUint::from(s), BigUint::from(t));
+        return (s.into_big(), t.into_big());
     }
-    count_with::<BigUint>(forest, model, root).unwrap_or_default()
+    count_with::<BigUint>(forest, model, root)
+        .map(|(s, t)| (s, t))
+        .unwrap_or_default()
 }
 
 /// The largest local state index at each level over the set (`result[k-1]` for level `k`).

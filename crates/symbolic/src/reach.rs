@@ -58,9 +58,30 @@ struct Ev {
 /// active at any time, so one per level suffices).
 #[derive(Default)]
 struct Frame {
+    /// The node this frame reads (saturates or fires on); EMPTY when the frame is idle.
+    src: NodeId,
+    /// The children of the node under construction, dense by local index.
     buf: Vec<NodeId>,
     queued: Vec<bool>,
     queue: Vec<u32>,
+}
+
+impl Frame {
+    #[inline]
+    fn get(&self, i: usize) -> NodeId {
+        self.buf.get(i).copied().unwrap_or(NodeId::EMPTY)
+    }
+    #[inline]
+    fn set(&mut self, i: usize, n: NodeId) {
+        if self.buf.len() <= i {
+            self.buf.resize(i + 1, NodeId::EMPTY);
+        }
+        self.buf[i] = n;
+    }
+    fn release(&mut self) {
+        self.buf.clear();
+        self.src = NodeId::EMPTY;
+    }
 }
 
 /// Counters of one generation run.
@@ -87,6 +108,9 @@ pub struct Reach {
     limits: Limits,
     interrupted: Option<Interrupted>,
     steps: u64,
+    /// Work done: edges visited by the recursions (what the step budget limits).
+    work: u64,
+    step_budget: u64,
     progress: Option<Box<dyn FnMut(&str)>>,
     pub stats: ReachStats,
 }
@@ -162,6 +186,8 @@ impl Reach {
             limits: Limits::none(),
             interrupted: None,
             steps: 0,
+            work: 0,
+            step_budget: u64::MAX,
             progress: None,
             stats: ReachStats::default(),
         }
@@ -170,6 +196,16 @@ impl Reach {
     /// Limits checked during generation.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// Give up (with [`Interrupted::Budget`]) after visiting about `steps` edges.
+    pub fn set_step_budget(&mut self, steps: u64) {
+        self.step_budget = steps;
+    }
+
+    /// Recursion steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// A callback receiving a one-line progress message now and then.
@@ -213,6 +249,8 @@ impl Reach {
         }
         if let Err(i) = self.limits.check() {
             self.interrupted = Some(i);
+        } else if self.work > self.step_budget {
+            self.interrupted = Some(Interrupted::Budget);
         }
         let n = self.forest.nodes_now();
         if n > self.sat_cache.len_slots() && self.sat_cache.len_slots() < (1 << 24) {
@@ -230,16 +268,20 @@ impl Reach {
         self.interrupted.is_some()
     }
 
-    fn clear_caches(&mut self) {
-        self.sat_cache.clear();
-        self.fire_cache.clear();
-        self.img_cache.clear();
+    /// Drop the engine's cache entries that mention a node the last collection freed.
+    fn purge_caches(&mut self) {
+        let f = &self.forest;
+        self.sat_cache.retain(|k, v| f.is_live(*k) && f.is_live(*v));
+        self.fire_cache
+            .retain(|k, v| f.is_live(k.1) && f.is_live(*v));
+        self.img_cache
+            .retain(|k, v| f.is_live(k.1) && f.is_live(*v));
     }
 
     /// Collect garbage between top-level steps, keeping `keep` (and registered roots).
     fn collect(&mut self, keep: &[NodeId]) {
         if self.forest.maybe_gc(keep) {
-            self.clear_caches();
+            self.purge_caches();
         }
     }
 
@@ -257,45 +299,49 @@ impl Reach {
         if self.tick(k) {
             return NodeId::EMPTY;
         }
-        let mut fr = std::mem::take(&mut self.frames[k]);
+        self.frames[k].src = s;
         let n = self.forest.edges(s).len();
+        self.work += n as u64 + 1;
         for x in 0..n {
-            let e = self.forest.edges(s)[x];
+            let e = self.forest.edges(self.frames[k].src)[x];
             let c = self.saturate(k - 1, e.child);
-            let i = e.idx as usize;
-            if fr.buf.len() <= i {
-                fr.buf.resize(i + 1, NodeId::EMPTY);
-            }
-            fr.buf[i] = c;
+            self.frames[k].set(e.idx as usize, c);
         }
-        self.local_fixpoint(k, &mut fr);
-        let r = self.forest.make_node_dense(k, &fr.buf);
-        fr.buf.clear();
-        self.frames[k] = fr;
+        self.local_fixpoint(k);
+        let s = self.frames[k].src;
+        let r = self.forest.make_node_dense(k, &self.frames[k].buf);
+        self.frames[k].release();
         self.sat_cache.insert(s, r);
         self.sat_cache.insert(r, r);
         r
     }
 
-    /// Fire every event with Top = `k` on the node under construction in `fr` until nothing
+    /// Fire every event with Top = `k` on the node under construction in frame `k` until nothing
     /// changes, re-firing only from local states whose child grew (Meddly's queue of changes).
-    fn local_fixpoint(&mut self, k: usize, fr: &mut Frame) {
+    /// This is the engine's only safe point for garbage collection (see [`Reach::collect_in_flight`]).
+    fn local_fixpoint(&mut self, k: usize) {
         if self.by_top[k].is_empty() {
             return;
         }
         let evs = std::mem::take(&mut self.by_top[k]);
-        fr.queued.clear();
-        fr.queued.resize(fr.buf.len(), false);
-        fr.queue.clear();
-        for (i, c) in fr.buf.iter().enumerate().rev() {
-            if !c.is_empty() {
-                fr.queue.push(i as u32);
-                fr.queued[i] = true;
+        {
+            let fr = &mut self.frames[k];
+            fr.queued.clear();
+            fr.queued.resize(fr.buf.len(), false);
+            fr.queue.clear();
+            for (i, c) in fr.buf.iter().enumerate().rev() {
+                if !c.is_empty() {
+                    fr.queue.push(i as u32);
+                    fr.queued[i] = true;
+                }
             }
         }
         let cap = self.cap[k];
-        while let Some(i) = fr.queue.pop() {
-            fr.queued[i as usize] = false;
+        while let Some(i) = self.frames[k].queue.pop() {
+            self.frames[k].queued[i as usize] = false;
+            if self.forest.gc_due() {
+                self.collect_in_flight();
+            }
             for &e in &evs {
                 let (fired, single) = {
                     let ev = &self.events[e as usize];
@@ -305,7 +351,7 @@ impl Reach {
                 if j >= cap {
                     continue;
                 }
-                let src = fr.buf[i as usize];
+                let src = self.frames[k].buf[i as usize];
                 let r = if single {
                     src
                 } else {
@@ -315,13 +361,14 @@ impl Reach {
                     continue;
                 }
                 let j = j as usize;
-                if fr.buf.len() <= j {
-                    fr.buf.resize(j + 1, NodeId::EMPTY);
-                    fr.queued.resize(j + 1, false);
-                }
-                let u = self.forest.union(fr.buf[j], r);
-                if u != fr.buf[j] {
-                    fr.buf[j] = u;
+                let old = self.frames[k].get(j);
+                let u = self.forest.union(old, r);
+                if u != old {
+                    let fr = &mut self.frames[k];
+                    fr.set(j, u);
+                    if fr.queued.len() <= j {
+                        fr.queued.resize(j + 1, false);
+                    }
                     if !fr.queued[j] {
                         fr.queued[j] = true;
                         fr.queue.push(j as u32);
@@ -333,6 +380,28 @@ impl Reach {
             }
         }
         self.by_top[k] = evs;
+    }
+
+    /// Garbage collection in the middle of saturation, at the safe point of
+    /// [`Reach::local_fixpoint`]: every node the recursion still holds lives in a frame (the node
+    /// being saturated or fired on, and the children built so far), so the frames are the roots.
+    /// Compute-cache entries over collected nodes are purged; the rest stay.
+    fn collect_in_flight(&mut self) {
+        let mut roots: Vec<NodeId> = Vec::new();
+        for fr in &self.frames {
+            if !fr.src.is_empty() {
+                roots.push(fr.src);
+            }
+            roots.extend(fr.buf.iter().copied().filter(|n| !n.is_terminal()));
+        }
+        self.forest.gc(&roots);
+        self.purge_caches();
+        if let Some(p) = self.progress.as_mut() {
+            p(&format!(
+                "collected garbage, {} nodes live",
+                self.forest.nodes_now()
+            ));
+        }
     }
 
     /// RecFire / RelProdSat (Figure 2.10): fire event `e` on the saturated node `q` at level `l`
@@ -361,10 +430,11 @@ impl Reach {
             }
         };
         let cap = self.cap[l];
-        let mut fr = std::mem::take(&mut self.frames[l]);
+        self.frames[l].src = q;
         let n = self.forest.edges(q).len();
+        self.work += n as u64 + 1;
         for x in 0..n {
-            let ed = self.forest.edges(q)[x];
+            let ed = self.forest.edges(self.frames[l].src)[x];
             let j = match &part {
                 None => ed.idx,
                 Some(f) => match f.fire(ed.idx) {
@@ -381,15 +451,14 @@ impl Reach {
                 continue;
             }
             let j = j as usize;
-            if fr.buf.len() <= j {
-                fr.buf.resize(j + 1, NodeId::EMPTY);
-            }
-            fr.buf[j] = self.forest.union(fr.buf[j], r);
+            let old = self.frames[l].get(j);
+            let u = self.forest.union(old, r);
+            self.frames[l].set(j, u);
         }
-        self.local_fixpoint(l, &mut fr);
-        let r = self.forest.make_node_dense(l, &fr.buf);
-        fr.buf.clear();
-        self.frames[l] = fr;
+        self.local_fixpoint(l);
+        let q = self.frames[l].src;
+        let r = self.forest.make_node_dense(l, &self.frames[l].buf);
+        self.frames[l].release();
         self.fire_cache.insert((e, q), r);
         self.sat_cache.insert(r, r);
         r
@@ -422,6 +491,7 @@ impl Reach {
         let cap = self.cap[l];
         let mut fr = std::mem::take(&mut self.frames[l]);
         let n = self.forest.edges(q).len();
+        self.work += n as u64 + 1;
         for x in 0..n {
             let ed = self.forest.edges(q)[x];
             let j = match &part {

@@ -30,8 +30,49 @@ pub fn generate(
     limits: Limits,
     progress: Option<Box<dyn FnMut(&str)>>,
 ) -> Result<StateSpace, Interrupted> {
+    generate_budgeted(model, method, limits, progress, u64::MAX)
+}
+
+/// A portfolio over variable orders: `models` are the same system under different level
+/// orders. No static metric predicts saturation's cost reliably, so the attempts run by
+/// iterative deepening: each candidate in turn gets a step budget, and the budget grows
+/// fourfold each round until one finishes. The total work is within a small constant factor
+/// of the best candidate's. Returns the index of the winning model with its state space.
+pub fn generate_portfolio(
+    models: &[Model],
+    method: Method,
+    limits: Limits,
+    mut progress: Option<Box<dyn FnMut(&str)>>,
+) -> Result<(usize, StateSpace), Interrupted> {
+    if models.len() == 1 {
+        return generate(&models[0], method, limits, progress).map(|s| (0, s));
+    }
+    let mut budget: u64 = 1 << 16;
+    loop {
+        for (i, m) in models.iter().enumerate() {
+            if let Some(p) = progress.as_mut() {
+                p(&format!("order candidate {i}, budget {budget} steps"));
+            }
+            match generate_budgeted(m, method, limits, None, budget) {
+                Ok(ss) => return Ok((i, ss)),
+                Err(Interrupted::Budget) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        budget = budget.saturating_mul(4);
+    }
+}
+
+fn generate_budgeted(
+    model: &Model,
+    method: Method,
+    limits: Limits,
+    progress: Option<Box<dyn FnMut(&str)>>,
+    budget: u64,
+) -> Result<StateSpace, Interrupted> {
     let t0 = Instant::now();
     let mut reach = Reach::new(model, Direction::Forward, None);
+    reach.set_step_budget(budget);
     reach.set_limits(limits);
     if let Some(p) = progress {
         reach.set_progress(p);

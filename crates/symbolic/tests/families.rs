@@ -8,7 +8,7 @@ use saturn_symbolic::{statespace, Limits, Method};
 fn family_counts_match_the_published_figures() {
     for &(fam, n, known) in KNOWN_COUNTS {
         let net = generate(fam, n).unwrap();
-        let order = saturn_model::order::by_name(&net, "force").unwrap();
+        let order = saturn_model::order::by_name(&net, "file-rev").unwrap();
         let model = net.to_model(&order).unwrap();
         let ss = statespace::generate(&model, Method::Saturation, Limits::none(), None).unwrap();
         let got = ss.metrics.states.to_string();
