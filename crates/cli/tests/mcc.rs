@@ -1,0 +1,118 @@
+//! `saturn mcc DIR --examination StateSpace`: contest lines checked against the explicit reference.
+
+use assert_cmd::Command;
+
+fn saturn() -> Command {
+    Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
+}
+
+/// A temp directory holding `model.pnml` for `family:n`; removed on drop.
+struct ModelDir(std::path::PathBuf);
+impl ModelDir {
+    fn new(family: &str, n: u32, tag: &str) -> ModelDir {
+        let dir = std::env::temp_dir().join(format!(
+            "saturn-mcc-{tag}-{family}-{n}-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = saturn_model::families::generate(family, n).unwrap();
+        std::fs::write(
+            dir.join("model.pnml"),
+            saturn_pnml::writer::write_pnml(&net),
+        )
+        .unwrap();
+        ModelDir(dir)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+impl Drop for ModelDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn expected(family: &str, n: u32) -> String {
+    let net = saturn_model::families::generate(family, n).unwrap();
+    let r = saturn_reference::explore_petri(&net, 1 << 20).unwrap();
+    let t = "TECHNIQUES DECISION_DIAGRAMS";
+    format!(
+        "STATE_SPACE STATES {} {t}\nSTATE_SPACE TRANSITIONS {} {t}\n\
+         STATE_SPACE MAX_TOKEN_IN_PLACE {} {t}\nSTATE_SPACE MAX_TOKEN_PER_MARKING {} {t}\n",
+        r.states, r.transitions, r.max_tokens_place, r.max_tokens_marking
+    )
+}
+
+#[test]
+fn state_space_lines() {
+    for (family, n) in [("kanban", 2), ("fms", 2), ("robin", 3)] {
+        let d = ModelDir::new(family, n, "flag");
+        let out = saturn()
+            .args(["mcc", d.path(), "--examination", "StateSpace"])
+            .env_remove("BK_EXAMINATION")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected(family, n));
+    }
+}
+
+#[test]
+fn examination_from_the_environment() {
+    let d = ModelDir::new("kanban", 2, "env");
+    let out = saturn()
+        .args(["mcc", d.path()])
+        .env("BK_EXAMINATION", "StateSpace")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected("kanban", 2));
+
+    let out = saturn()
+        .args(["mcc", d.path()])
+        .env_remove("BK_EXAMINATION")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_examination_fails() {
+    let d = ModelDir::new("kanban", 1, "unknown");
+    let out = saturn()
+        .args(["mcc", d.path(), "--examination", "NoSuchExam"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("NoSuchExam") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn timeout_prints_cannot_compute() {
+    let d = ModelDir::new("queens", 14, "timeout");
+    let out = saturn()
+        .args([
+            "mcc",
+            d.path(),
+            "--examination",
+            "StateSpace",
+            "--timeout",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "CANNOT_COMPUTE"
+    );
+}

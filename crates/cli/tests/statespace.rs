@@ -1,0 +1,157 @@
+//! `saturn statespace`: figures checked against the explicit reference, and bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn saturn() -> Command {
+    Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = saturn().args(args).output().expect("saturn runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The explicit reference's figures for `family:n` as strings.
+fn reference(family: &str, n: u32) -> [String; 4] {
+    let net = saturn_model::families::generate(family, n).expect("family");
+    let r = saturn_reference::explore_petri(&net, 1 << 20).expect("small");
+    [
+        r.states.to_string(),
+        r.transitions.to_string(),
+        r.max_tokens_place.to_string(),
+        r.max_tokens_marking.to_string(),
+    ]
+}
+
+fn figures(v: &serde_json::Value) -> [String; 4] {
+    let s = |k: &str| match &v[k] {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    [
+        s("states"),
+        s("transitions"),
+        s("max_tokens_place"),
+        s("max_tokens_marking"),
+    ]
+}
+
+#[test]
+fn kanban_2_matches_the_reference() {
+    let v = json(&["statespace", "kanban:2", "--json"]);
+    assert_eq!(v["states"], "4600");
+    assert_eq!(figures(&v), reference("kanban", 2));
+}
+
+#[test]
+fn every_method_and_order_agree_with_the_reference() {
+    for (family, n) in [
+        ("kanban", 2),
+        ("philosophers", 4),
+        ("slot", 3),
+        ("queens", 5),
+    ] {
+        let want = reference(family, n);
+        let model = format!("{family}:{n}");
+        for method in ["bfs", "bfs-frontier", "saturation"] {
+            for order in ["auto", "file", "file-rev", "force", "sloan"] {
+                let v = json(&[
+                    "statespace",
+                    &model,
+                    "--json",
+                    "--method",
+                    method,
+                    "--order",
+                    order,
+                ]);
+                assert_eq!(figures(&v), want, "{model} {method} {order}");
+            }
+        }
+    }
+}
+
+#[test]
+fn text_output() {
+    saturn()
+        .args(["statespace", "kanban:2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("states: 4600"));
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = saturn().args(args).output().expect("saturn runs");
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr lacks {needle:?}: {err}"
+    );
+}
+
+#[test]
+fn bad_input() {
+    fails(
+        &["statespace", "/nonexistent/net.pnml"],
+        "/nonexistent/net.pnml",
+    );
+    fails(&["statespace", "nosuch:3"], "nosuch:3");
+    fails(&["statespace", "kanban:0"], "out of range");
+    fails(&["statespace", "kanban:x"], "kanban:x");
+    fails(&["statespace", "kanban:2", "--method", "dfs"], "dfs");
+    fails(&["statespace", "kanban:2", "--order", "random"], "random");
+    fails(&["statespace", "kanban:2", "--timeout", "0"], "0");
+    fails(&["generate", "kanban", "0"], "out of range");
+}
+
+#[test]
+fn malformed_xml_reports_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("saturn-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.pnml");
+    std::fs::write(
+        &f,
+        "<?xml version=\"1.0\"?>\n<pnml>\n  <net id=\"x\">\n</pnml>\n",
+    )
+    .unwrap();
+    let out = saturn()
+        .args(["statespace", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // "line:column" or "line N" somewhere in the message
+    assert!(
+        err.contains(":4:") || err.contains("line 4") || err.contains(":3:"),
+        "no line/column in: {err}"
+    );
+}
+
+#[test]
+fn limits_stop_cleanly() {
+    let out = saturn()
+        .args(["statespace", "queens:14", "--timeout", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("time limit"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("states:"));
+
+    let out = saturn()
+        .args(["statespace", "queens:12", "--max-memory", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("memory limit"), "{err}");
+}
