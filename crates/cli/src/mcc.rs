@@ -44,6 +44,7 @@ fn state_space(a: &MccArgs, start: Instant) -> anyhow::Result<ExitCode> {
     let spec = a.model_dir.to_string_lossy().into_owned();
     let net = load_net(&spec)?;
     let models: Vec<_> = lower(&net, &a.order)?.into_iter().map(|(_, m)| m).collect();
+    drop(net);
     let limits = a.limits.limits(start);
     let progress = crate::progress::reporter("StateSpace");
     match saturn_symbolic::statespace::generate_portfolio(&models, method, limits, progress) {

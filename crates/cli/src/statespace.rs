@@ -72,7 +72,10 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let candidates = lower(&net, &a.order)?;
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
-    let models: Vec<_> = candidates.iter().map(|(_, m)| m.clone()).collect();
+    let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();
+    let (net_name, n_places, n_transitions) =
+        (net.name.clone(), net.places.len(), net.transitions.len());
+    drop(net);
     let (won, ss) = match saturn_symbolic::statespace::generate_portfolio(
         &models,
         method,
@@ -95,12 +98,12 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         let v = serde_json::json!({
             "model": a.model,
-            "net": net.name,
-            "places": net.places.len(),
-            "net_transitions": net.transitions.len(),
+            "net": net_name,
+            "places": n_places,
+            "net_transitions": n_transitions,
             "method": method.name(),
             "order": a.order,
-            "order_used": candidates[won].0,
+            "order_used": names[won],
             "states": m.states.to_string(),
             "transitions": m.transitions.to_string(),
             "max_tokens_place": m.max_local,
@@ -116,18 +119,16 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     } else {
         println!(
             "model: {} ({} places, {} transitions)",
-            a.model,
-            net.places.len(),
-            net.transitions.len()
+            a.model, n_places, n_transitions
         );
-        if a.order == candidates[won].0 {
+        if a.order == names[won] {
             println!("method: {}, order: {}", method.name(), a.order);
         } else {
             println!(
                 "method: {}, order: {} (used {})",
                 method.name(),
                 a.order,
-                candidates[won].0
+                names[won]
             );
         }
         println!("states: {}", m.states);

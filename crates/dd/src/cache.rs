@@ -2,29 +2,62 @@
 
 use std::hash::{Hash, Hasher};
 
+use crate::NodeId;
+
+/// A cache key type with a reserved value that no real key takes (the mark of an empty slot).
+/// Slots then need no separate tag: an entry `(NodeId, NodeId) -> NodeId` takes 12 bytes,
+/// not 16.
+pub trait CacheKey: Copy + Eq + Hash {
+    const VACANT: Self;
+}
+
+impl CacheKey for NodeId {
+    /// No forest ever holds `u32::MAX` nodes (ids are allocated densely from 0).
+    const VACANT: NodeId = NodeId(u32::MAX);
+}
+impl CacheKey for u32 {
+    const VACANT: u32 = u32::MAX;
+}
+impl CacheKey for u64 {
+    const VACANT: u64 = u64::MAX;
+}
+impl<A: CacheKey, B: CacheKey> CacheKey for (A, B) {
+    const VACANT: (A, B) = (A::VACANT, B::VACANT);
+}
+impl<A: CacheKey, B: CacheKey, C: CacheKey> CacheKey for (A, B, C) {
+    const VACANT: (A, B, C) = (A::VACANT, B::VACANT, C::VACANT);
+}
+
 /// Direct-mapped cache: each key hashes to one slot; a newer entry overwrites an older one.
-/// Lookups are one hash and one comparison. Sized to a power of two; it doubles by itself when
-/// it has evicted as many live entries as it has slots (up to [`Cache::MAX_SLOTS`]), and
-/// [`Cache::grow_to`] lets the owner grow it too.
-pub struct Cache<K: Copy + Eq + Hash, V: Copy> {
-    slots: Vec<Option<(K, V)>>,
+/// Lookups are one hash and one comparison. Sized to a power of two. The slot array is
+/// allocated on first insertion (an unused operation costs nothing). It doubles by itself when
+/// it has evicted as many live entries as it has slots, up to a ceiling the owner sets with
+/// [`Cache::set_ceiling`] (default [`Cache::MAX_SLOTS`]); [`Cache::grow_to`] grows it
+/// explicitly.
+pub struct Cache<K: CacheKey, V: Copy + Default> {
+    slots: Vec<(K, V)>,
+    /// Slot count once allocated (a power of two).
+    size: usize,
     mask: usize,
     evictions: usize,
+    ceiling: usize,
     pub hits: u64,
     pub misses: u64,
 }
 
-impl<K: Copy + Eq + Hash, V: Copy> Cache<K, V> {
+impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
     /// The size past which a cache stops growing by itself (entries).
     pub const MAX_SLOTS: usize = 1 << 23;
 
-    /// A cache with `1 << log2` slots.
+    /// A cache of `1 << log2` slots (allocated when first used).
     pub fn new(log2: u32) -> Self {
         let n = 1usize << log2;
         Cache {
-            slots: vec![None; n],
+            slots: Vec::new(),
+            size: n,
             mask: n - 1,
             evictions: 0,
+            ceiling: Self::MAX_SLOTS,
             hits: 0,
             misses: 0,
         }
@@ -41,71 +74,143 @@ impl<K: Copy + Eq + Hash, V: Copy> Cache<K, V> {
 
     #[inline]
     pub fn get(&mut self, k: K) -> Option<V> {
-        let s = self.slot(&k);
-        match self.slots[s] {
-            Some((kk, v)) if kk == k => {
+        if !self.slots.is_empty() {
+            let (kk, v) = self.slots[self.slot(&k)];
+            if kk == k {
                 self.hits += 1;
-                Some(v)
-            }
-            _ => {
-                self.misses += 1;
-                None
+                return Some(v);
             }
         }
+        self.misses += 1;
+        None
     }
 
     #[inline]
     pub fn insert(&mut self, k: K, v: V) {
+        debug_assert!(k != K::VACANT, "the vacant key cannot be cached");
+        if self.slots.is_empty() {
+            self.slots = vec![(K::VACANT, V::default()); self.size];
+        }
         let s = self.slot(&k);
-        if let Some((old, _)) = &self.slots[s] {
-            if *old != k {
-                self.evictions += 1;
-                if self.evictions > self.slots.len() && self.slots.len() < Self::MAX_SLOTS {
-                    self.grow_to(self.slots.len() * 2);
-                    let s = self.slot(&k);
-                    self.slots[s] = Some((k, v));
-                    return;
-                }
+        let old = self.slots[s].0;
+        if old != k && old != K::VACANT {
+            self.evictions += 1;
+            if self.evictions > self.size && self.size < self.ceiling {
+                self.grow_to(self.size * 2);
+                let s = self.slot(&k);
+                self.slots[s] = (k, v);
+                return;
             }
         }
-        self.slots[s] = Some((k, v));
+        self.slots[s] = (k, v);
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = None);
+        self.slots.iter_mut().for_each(|s| s.0 = K::VACANT);
     }
 
     /// Drop every entry for which `keep` is false.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &V) -> bool) {
         for s in self.slots.iter_mut() {
-            if let Some((k, v)) = s {
-                if !keep(k, v) {
-                    *s = None;
-                }
+            if s.0 != K::VACANT && !keep(&s.0, &s.1) {
+                s.0 = K::VACANT;
             }
         }
     }
 
+    /// The number of slots (allocated or to be allocated on first use).
     pub fn len_slots(&self) -> usize {
-        self.slots.len()
+        self.size
+    }
+
+    /// Has anything been looked up or stored?
+    pub fn used(&self) -> bool {
+        !self.slots.is_empty() || self.misses > 0
+    }
+
+    /// Limit growth on evictions to `n` slots (rounded up to a power of two; at least the
+    /// current size). Explicit [`Cache::grow_to`] is not limited.
+    pub fn set_ceiling(&mut self, n: usize) {
+        self.ceiling = n.next_power_of_two().clamp(self.size, Self::MAX_SLOTS);
     }
 
     /// Grow to at least `n` slots (rounded up to a power of two); entries are rehashed.
     pub fn grow_to(&mut self, n: usize) {
         let n = n.next_power_of_two();
-        if n <= self.slots.len() {
+        if n <= self.size {
             return;
         }
-        let old = std::mem::replace(&mut self.slots, vec![None; n]);
+        self.size = n;
         self.mask = n - 1;
         self.evictions = 0;
-        for (k, v) in old.into_iter().flatten() {
-            self.insert(k, v);
+        if self.slots.is_empty() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![(K::VACANT, V::default()); n]);
+        for (k, v) in old {
+            if k != K::VACANT {
+                let s = self.slot(&k);
+                self.slots[s] = (k, v);
+            }
         }
     }
 
     /// Bytes held by the slot array.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Option<(K, V)>>()
+        self.slots.len() * std::mem::size_of::<(K, V)>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_compact() {
+        assert_eq!(std::mem::size_of::<((NodeId, NodeId), NodeId)>(), 12);
+        assert_eq!(std::mem::size_of::<(NodeId, NodeId)>(), 8);
+    }
+
+    #[test]
+    fn behaves_as_a_lossy_map() {
+        let mut c: Cache<(u32, NodeId), NodeId> = Cache::new(4);
+        assert_eq!(c.bytes(), 0, "nothing allocated before first use");
+        assert_eq!(c.get((1, NodeId(5))), None);
+        let mut model = std::collections::HashMap::new();
+        for i in 0..1000u32 {
+            let k = (i % 7, NodeId(i % 97));
+            c.insert(k, NodeId(i));
+            model.insert(k, NodeId(i));
+        }
+        // every hit agrees with the last value stored under that key
+        let mut hits = 0;
+        for (k, v) in &model {
+            if let Some(got) = c.get(*k) {
+                assert_eq!(got, *v);
+                hits += 1;
+            }
+        }
+        assert!(hits > 0);
+        // it grew by itself on evictions
+        assert!(c.len_slots() > 16);
+        c.retain(|k, _| k.0 != 3);
+        assert!(model
+            .keys()
+            .filter(|k| k.0 == 3)
+            .all(|k| c.get(*k).is_none()));
+        c.clear();
+        assert!(model.keys().all(|k| c.get(*k).is_none()));
+    }
+
+    #[test]
+    fn ceiling_stops_growth() {
+        let mut c: Cache<NodeId, NodeId> = Cache::new(4);
+        c.set_ceiling(32);
+        for i in 0..10_000u32 {
+            c.insert(NodeId(i), NodeId(i));
+        }
+        assert_eq!(c.len_slots(), 32);
+        c.grow_to(128);
+        assert_eq!(c.len_slots(), 128);
     }
 }

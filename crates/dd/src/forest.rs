@@ -443,6 +443,12 @@ impl Forest {
         }
     }
 
+    /// One more than the largest node index in use: side tables indexed by
+    /// [`NodeId::index`] need this many entries.
+    pub fn id_bound(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Nodes allocated now (including garbage not yet collected).
     pub fn nodes_now(&self) -> usize {
         self.nodes.len() - self.free.len()
@@ -591,6 +597,27 @@ impl Forest {
                 + ut
                 + self.caches.bytes(),
         }
+    }
+
+    /// Where the bytes of [`Forest::stats`] go, as text (for diagnostics).
+    pub fn memory_breakdown(&self) -> String {
+        let ut: usize = self.unique.iter().map(|t| t.capacity() * 4).sum();
+        let c = &self.caches;
+        format!(
+            "node records {:.1} MiB, edges {} used / {} capacity = {:.1} MiB, unique tables {:.1} MiB, \
+             op caches union {} intersect {} minus {} image {} preimage {} slots = {:.1} MiB",
+            (self.nodes.capacity() * std::mem::size_of::<NodeRec>()) as f64 / 1048576.0,
+            self.edges.len(),
+            self.edges.capacity(),
+            (self.edges.capacity() * std::mem::size_of::<Edge>()) as f64 / 1048576.0,
+            ut as f64 / 1048576.0,
+            c.union.len_slots(),
+            c.intersect.len_slots(),
+            c.minus.len_slots(),
+            c.image.len_slots(),
+            c.preimage.len_slots(),
+            c.bytes() as f64 / 1048576.0
+        )
     }
 
     /// The number of distinct non-terminal nodes reachable from `roots`.

@@ -49,3 +49,13 @@ pub fn current_rss_bytes() -> Option<u64> {
     let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
 }
+
+/// The resident and peak resident set sizes from `/proc/self/status` (diagnostics only).
+pub fn peak_rss_report() -> String {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -12,7 +12,7 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rustc_hash::FxHashMap;
 use saturn_dd::{Forest, NodeId};
-use saturn_model::Model;
+use saturn_model::{LocalFn, Model};
 
 /// The StateSpace figures of a set of states.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,15 +21,21 @@ pub struct StateSpaceMetrics {
     pub transitions: BigUint,
     pub max_local: u64,
     pub max_sum: u64,
+    /// Non-terminal nodes of the set's diagram.
+    pub nodes: usize,
 }
 
 /// A count that is a `u128` while it fits and an exact big integer otherwise.
 trait Count: Clone {
     fn zero() -> Self;
     fn one() -> Self;
-    /// `self += o`; false on overflow.
-    fn add(&mut self, o: &Self) -> bool;
+    /// `self += o * m`; false on overflow.
+    fn add_times(&mut self, o: &Self, m: u64) -> bool;
     fn into_big(self) -> BigUint;
+    #[inline]
+    fn add(&mut self, o: &Self) -> bool {
+        self.add_times(o, 1)
+    }
 }
 impl Count for u128 {
     fn zero() -> Self {
@@ -38,8 +44,9 @@ impl Count for u128 {
     fn one() -> Self {
         1
     }
-    fn add(&mut self, o: &Self) -> bool {
-        match self.checked_add(*o) {
+    #[inline]
+    fn add_times(&mut self, o: &Self, m: u64) -> bool {
+        match o.checked_mul(m as u128).and_then(|p| self.checked_add(p)) {
             Some(v) => {
                 *self = v;
                 true
@@ -58,8 +65,12 @@ impl Count for BigUint {
     fn one() -> Self {
         BigUint::from(1u8)
     }
-    fn add(&mut self, o: &Self) -> bool {
-        *self += o;
+    fn add_times(&mut self, o: &Self, m: u64) -> bool {
+        if m == 1 {
+            *self += o;
+        } else {
+            *self += o * m;
+        }
         true
     }
     fn into_big(self) -> BigUint {
@@ -67,189 +78,304 @@ impl Count for BigUint {
     }
 }
 
-/// Per-node figures of one level: |paths below| (`card`), `T(n)` (`trans`), and for each
-/// event active at this level the paths below that satisfy its enabling conditions down to
-/// its bottom (`enabled`).
-struct LevelCounts<C> {
-    card: FxHashMap<NodeId, C>,
-    trans: FxHashMap<NodeId, C>,
-    enabled: FxHashMap<(u32, NodeId), C>,
+/// Events grouped, level by level, by what they require from the levels at and below: two
+/// events whose local functions agree at every level from `l` down to their bottoms enable
+/// exactly the same paths below a node of level `l`, so they share one count.
+struct Class {
+    /// The local function at this level (`None`: the event does not read this level).
+    f: Option<LocalFn>,
+    /// The class one level down (`None`: this level is the events' bottom).
+    below: Option<u32>,
+    /// How many of the class's events have their Top here (each adds its count to `T(n)`).
+    tops_here: u64,
+    /// Is the class needed at the level above (some event continues upward)?
+    continues: bool,
 }
 
-impl<C> Default for LevelCounts<C> {
-    fn default() -> Self {
-        LevelCounts {
-            card: FxHashMap::default(),
-            trans: FxHashMap::default(),
-            enabled: FxHashMap::default(),
+/// Builds the classes of each level in turn, bottom up, holding only the events active at
+/// the current level (memory proportional to the widest cut of events, not to their spans).
+struct ClassSweep<'m> {
+    model: &'m Model,
+    /// Events by bottom level.
+    starting: Vec<Vec<u32>>,
+    /// Events whose support spans the current level, with the index of their next part
+    /// (parts are stored highest level first, so the sweep reads them from the end).
+    active: Vec<(u32, usize)>,
+    /// The class of each active event at the level below (u32::MAX: none yet).
+    class_of: Vec<u32>,
+    intern: FxHashMap<(Option<LocalFn>, Option<u32>), u32>,
+}
+
+impl<'m> ClassSweep<'m> {
+    fn new(model: &'m Model, k: usize) -> (Self, u64) {
+        let mut starting = vec![Vec::new(); k + 1];
+        let mut empty_support = 0u64;
+        for (e, ev) in model.events.iter().enumerate() {
+            if ev.parts.is_empty() {
+                empty_support += 1;
+            } else {
+                starting[ev.bottom()].push(e as u32);
+            }
         }
+        let sweep = ClassSweep {
+            model,
+            starting,
+            active: Vec::new(),
+            class_of: vec![u32::MAX; model.events.len()],
+            intern: FxHashMap::default(),
+        };
+        (sweep, empty_support)
+    }
+
+    /// The classes of level `l` (call for l = 1, 2, ... in order).
+    fn level(&mut self, l: usize) -> Vec<Class> {
+        let events = &self.model.events;
+        self.active.retain(|&(e, _)| events[e as usize].top() >= l);
+        for &e in &self.starting[l] {
+            self.active.push((e, events[e as usize].parts.len()));
+        }
+        self.intern.clear();
+        let mut classes: Vec<Class> = Vec::new();
+        for (e, next) in self.active.iter_mut() {
+            let ev = &events[*e as usize];
+            let f = if *next > 0 && ev.parts[*next - 1].0 == l {
+                *next -= 1;
+                Some(ev.parts[*next].1.clone())
+            } else {
+                None
+            };
+            let below = if l == ev.bottom() {
+                None
+            } else {
+                Some(self.class_of[*e as usize])
+            };
+            let id = *self.intern.entry((f.clone(), below)).or_insert_with(|| {
+                classes.push(Class {
+                    f,
+                    below,
+                    tops_here: 0,
+                    continues: false,
+                });
+                (classes.len() - 1) as u32
+            });
+            if l == ev.top() {
+                classes[id as usize].tops_here += 1;
+            } else {
+                classes[id as usize].continues = true;
+            }
+            self.class_of[*e as usize] = id;
+        }
+        classes
+    }
+}
+
+/// The nodes of a diagram grouped by level, with each node's position within its level
+/// (`pos[n.index()]`; side tables are dense vectors per level indexed by position).
+pub struct Layers {
+    pub by_level: Vec<Vec<NodeId>>,
+    pub pos: Vec<u32>,
+}
+
+impl Layers {
+    pub fn new(forest: &Forest, root: NodeId) -> Layers {
+        let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); forest.num_levels() + 1];
+        let mut pos: Vec<u32> = vec![u32::MAX; forest.id_bound()];
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.is_terminal() || pos[n.index()] != u32::MAX {
+                continue;
+            }
+            let l = forest.level(n);
+            pos[n.index()] = by_level[l].len() as u32;
+            by_level[l].push(n);
+            stack.extend(forest.edges(n).iter().map(|e| e.child));
+        }
+        Layers { by_level, pos }
+    }
+
+    /// The number of non-terminal nodes.
+    pub fn nodes(&self) -> usize {
+        self.by_level.iter().map(Vec::len).sum()
     }
 }
 
 /// The counts by a sweep from the bottom level up, keeping only two levels of figures at a
-/// time (memory stays proportional to the widest level, not to the whole diagram).
-fn count_with<C: Count>(forest: &Forest, model: &Model, root: NodeId) -> Option<(C, C)> {
+/// time (memory stays proportional to the widest level, not to the whole diagram). Figures
+/// are kept in dense vectors indexed by a node's position within its level.
+fn count_with<C: Count>(
+    forest: &Forest,
+    model: &Model,
+    root: NodeId,
+    layers: &Layers,
+) -> Option<(C, C)> {
     let k = forest.num_levels();
     if root.is_empty() {
         return Some((C::zero(), C::zero()));
     }
-    // nodes by level
-    let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); k + 1];
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.is_terminal() || !seen.insert(n) {
-            continue;
-        }
-        by_level[forest.level(n)].push(n);
-        stack.extend(forest.edges(n).iter().map(|e| e.child));
-    }
-    drop(seen);
-    // events active at each level: those with bottom <= l <= top, with their local function
-    // at l (if l is in the support)
-    let mut active: Vec<Vec<(u32, Option<saturn_model::LocalFn>)>> = vec![Vec::new(); k + 1];
-    let mut empty_support = 0u64;
-    for (e, ev) in model.events.iter().enumerate() {
-        if ev.parts.is_empty() {
-            empty_support += 1;
-            continue;
-        }
-        for l in ev.bottom()..=ev.top() {
-            let f = ev.parts.iter().find(|p| p.0 == l).map(|p| p.1.clone());
-            active[l].push((e as u32, f));
-        }
-    }
-    let mut below: LevelCounts<C> = LevelCounts::default();
+    let Layers { by_level, pos } = layers;
+    let (mut sweep, empty_support) = ClassSweep::new(model, k);
     let one = C::one();
-    let zero = C::zero();
+    // figures of the level below: |paths| and T per node, and each class's enabled count
+    let mut card_below: Vec<C> = Vec::new();
+    let mut trans_below: Vec<C> = Vec::new();
+    let mut class_below: Vec<Vec<C>> = Vec::new();
     for l in 1..=k {
-        let mut here: LevelCounts<C> = LevelCounts::default();
+        let classes = sweep.level(l);
+        let width = by_level[l].len();
+        let mut card_here: Vec<C> = Vec::with_capacity(width);
+        let mut trans_here: Vec<C> = Vec::with_capacity(width);
+        let mut class_here: Vec<Vec<C>> = classes
+            .iter()
+            .map(|c| {
+                if c.continues {
+                    Vec::with_capacity(width)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         for &n in &by_level[l] {
             let mut card = C::zero();
             let mut trans = C::zero();
             for x in forest.edges(n) {
                 let c = x.child;
-                let (cc, ct) = if c.is_terminal() {
-                    (if c == NodeId::ONE { &one } else { &zero }, &zero)
+                if c.is_terminal() {
+                    if c == NodeId::ONE && !card.add(&one) {
+                        return None;
+                    }
                 } else {
-                    (below.card.get(&c)?, below.trans.get(&c)?)
-                };
-                if !card.add(cc) || !trans.add(ct) {
-                    return None;
+                    let p = pos[c.index()] as usize;
+                    if !card.add(&card_below[p]) || !trans.add(&trans_below[p]) {
+                        return None;
+                    }
                 }
             }
-            for (e, f) in &active[l] {
-                let bottom = model.events[*e as usize].bottom();
+            for (ci, cl) in classes.iter().enumerate() {
                 let mut en = C::zero();
+                let src: &[C] = match cl.below {
+                    None => &card_below,
+                    Some(b) => &class_below[b as usize],
+                };
                 for x in forest.edges(n) {
-                    if f.as_ref().is_some_and(|f| !f.enabled(x.idx)) {
+                    if cl.f.as_ref().is_some_and(|f| !f.enabled(x.idx)) {
                         continue;
                     }
                     let c = x.child;
-                    let v = if c.is_terminal() {
-                        if c == NodeId::ONE {
-                            &one
-                        } else {
-                            &zero
-                        }
-                    } else if l == bottom {
-                        below.card.get(&c)?
+                    let ok = if c.is_terminal() {
+                        c.is_empty() || en.add(&one)
                     } else {
-                        below.enabled.get(&(*e, c))?
+                        en.add(&src[pos[c.index()] as usize])
                     };
-                    if !en.add(v) {
+                    if !ok {
                         return None;
                     }
                 }
-                if model.events[*e as usize].top() == l {
-                    if !trans.add(&en) {
-                        return None;
-                    }
-                } else {
-                    here.enabled.insert((*e, n), en);
+                if cl.tops_here > 0 && !trans.add_times(&en, cl.tops_here) {
+                    return None;
+                }
+                if cl.continues {
+                    class_here[ci].push(en);
                 }
             }
-            here.card.insert(n, card);
-            here.trans.insert(n, trans);
+            card_here.push(card);
+            trans_here.push(trans);
         }
-        below = here;
+        card_below = card_here;
+        trans_below = trans_here;
+        class_below = class_here;
     }
     let lvl = forest.level(root);
-    let (mut states, mut trans) = if lvl == 0 {
+    let (states, mut trans) = if lvl == 0 {
         (C::one(), C::zero())
     } else {
-        (below.card.remove(&root)?, below.trans.remove(&root)?)
+        let p = pos[root.index()] as usize;
+        (card_below[p].clone(), trans_below[p].clone())
     };
     // events with an empty support are enabled in every state
-    for _ in 0..empty_support {
-        if !trans.add(&states) {
-            return None;
-        }
+    if !trans.add_times(&states, empty_support) {
+        return None;
     }
-    let _ = &mut states;
     Some((states, trans))
 }
 
 /// Number of states and of (state, enabled event) pairs in the set `root` (a quasi-reduced node
 /// at the top level of `forest`, whose levels are `model`'s).
 pub fn count_states_and_edges(forest: &Forest, model: &Model, root: NodeId) -> (BigUint, BigUint) {
-    if let Some((s, t)) = count_with::<u128>(forest, model, root) {
+    counts(forest, model, root, &Layers::new(forest, root))
+}
+
+fn counts(forest: &Forest, model: &Model, root: NodeId, layers: &Layers) -> (BigUint, BigUint) {
+    if let Some((s, t)) = count_with::<u128>(forest, model, root, layers) {
         return (s.into_big(), t.into_big());
     }
-    count_with::<BigUint>(forest, model, root)
-        .map(|(s, t)| (s, t))
-        .unwrap_or_default()
+    count_with::<BigUint>(forest, model, root, layers).unwrap_or_default()
 }
 
 /// The largest local state index at each level over the set (`result[k-1]` for level `k`).
 pub fn max_local_per_level(forest: &Forest, root: NodeId) -> Vec<u32> {
-    let mut best = vec![0u32; forest.num_levels()];
-    let mut seen = hashbrown::HashSet::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.is_terminal() || !seen.insert(n) {
-            continue;
-        }
-        let l = forest.level(n);
-        if let Some(last) = forest.edges(n).last() {
-            best[l - 1] = best[l - 1].max(last.idx);
-        }
-        stack.extend(forest.edges(n).iter().map(|e| e.child));
-    }
-    best
+    max_local_in(forest, &Layers::new(forest, root))
+}
+
+fn max_local_in(forest: &Forest, layers: &Layers) -> Vec<u32> {
+    layers.by_level[1..]
+        .iter()
+        .map(|ns| {
+            ns.iter()
+                .filter_map(|&n| forest.edges(n).last().map(|e| e.idx))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
 }
 
 /// The largest sum of local states over the states of the set (max tokens in one marking).
 pub fn max_sum(forest: &Forest, root: NodeId) -> u64 {
-    fn go(f: &Forest, n: NodeId, memo: &mut hashbrown::HashMap<NodeId, u64>) -> u64 {
-        if n.is_terminal() {
-            return 0;
-        }
-        if let Some(&v) = memo.get(&n) {
-            return v;
-        }
-        let mut best = 0;
-        for e in f.edges(n) {
-            best = best.max(e.idx as u64 + go(f, e.child, memo));
-        }
-        memo.insert(n, best);
-        best
-    }
-    go(forest, root, &mut hashbrown::HashMap::new())
+    max_sum_in(forest, root, &Layers::new(forest, root))
 }
 
-/// All four StateSpace figures.
+fn max_sum_in(forest: &Forest, root: NodeId, layers: &Layers) -> u64 {
+    if root.is_terminal() {
+        return 0;
+    }
+    let mut below: Vec<u64> = Vec::new();
+    for ns in &layers.by_level[1..] {
+        let here: Vec<u64> = ns
+            .iter()
+            .map(|&n| {
+                forest
+                    .edges(n)
+                    .iter()
+                    .map(|e| {
+                        let c = if e.child.is_terminal() {
+                            0
+                        } else {
+                            below[layers.pos[e.child.index()] as usize]
+                        };
+                        e.idx as u64 + c
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        below = here;
+    }
+    below[layers.pos[root.index()] as usize]
+}
+
+/// All four StateSpace figures, and the number of nodes of the set.
 pub fn state_space_metrics(forest: &Forest, model: &Model, root: NodeId) -> StateSpaceMetrics {
-    let (states, transitions) = count_states_and_edges(forest, model, root);
-    let max_local = max_local_per_level(forest, root)
-        .into_iter()
-        .max()
-        .unwrap_or(0) as u64;
+    let layers = Layers::new(forest, root);
+    let (states, transitions) = counts(forest, model, root, &layers);
+    if std::env::var_os("SATURN_STATS").is_some() {
+        eprintln!("after counting: {}", crate::limits::peak_rss_report());
+    }
+    let max_local = max_local_in(forest, &layers).into_iter().max().unwrap_or(0) as u64;
     StateSpaceMetrics {
         states,
         transitions,
         max_local,
-        max_sum: max_sum(forest, root),
+        max_sum: max_sum_in(forest, root, &layers),
+        nodes: layers.nodes(),
     }
 }
 

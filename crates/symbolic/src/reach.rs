@@ -268,6 +268,24 @@ impl Reach {
         self.interrupted.is_some()
     }
 
+    /// A one-paragraph account of the memory held by the forest and the engine's caches.
+    pub fn memory_report(&self) -> String {
+        let fs = self.forest.stats();
+        format!(
+            "forest: {} nodes now, {} peak, {} collections, {:.1} MiB ({}); engine caches: sat {} fire {} img {} slots, {:.1} MiB",
+            fs.nodes_now,
+            fs.nodes_peak,
+            fs.collections,
+            fs.bytes as f64 / 1048576.0,
+            self.forest.memory_breakdown(),
+            self.sat_cache.len_slots(),
+            self.fire_cache.len_slots(),
+            self.img_cache.len_slots(),
+            (self.sat_cache.bytes() + self.fire_cache.bytes() + self.img_cache.bytes()) as f64
+                / 1048576.0
+        )
+    }
+
     /// Drop the engine's cache entries that mention a node the last collection freed.
     fn purge_caches(&mut self) {
         let f = &self.forest;

@@ -71,6 +71,9 @@ fn generate_budgeted(
     budget: u64,
 ) -> Result<StateSpace, Interrupted> {
     let t0 = Instant::now();
+    if std::env::var_os("SATURN_STATS").is_some() {
+        eprintln!("before generation: {}", crate::limits::peak_rss_report());
+    }
     let mut reach = Reach::new(model, Direction::Forward, None);
     reach.set_step_budget(budget);
     reach.set_limits(limits);
@@ -82,10 +85,20 @@ fn generate_budgeted(
     let states = reach.explore(init, method)?;
     reach.forest.set_root(root, states);
     let generation_seconds = t0.elapsed().as_secs_f64();
+    if std::env::var_os("SATURN_STATS").is_some() {
+        eprintln!("after generation: {}", crate::limits::peak_rss_report());
+    }
     limits.check()?;
     let metrics = state_space_metrics(&reach.forest, model, states);
-    let nodes_final = reach.forest.count_nodes(&[states]);
+    let nodes_final = metrics.nodes;
     let nodes_peak = reach.forest.stats().nodes_peak;
+    if std::env::var_os("SATURN_STATS").is_some() {
+        eprintln!(
+            "{}; {}",
+            reach.memory_report(),
+            crate::limits::peak_rss_report()
+        );
+    }
     Ok(StateSpace {
         reach,
         states,
