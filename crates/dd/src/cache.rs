@@ -28,8 +28,8 @@ impl<A: CacheKey, B: CacheKey, C: CacheKey> CacheKey for (A, B, C) {
     const VACANT: (A, B, C) = (A::VACANT, B::VACANT, C::VACANT);
 }
 
-/// Direct-mapped cache: each key hashes to one slot; a newer entry overwrites an older one.
-/// Lookups are one hash and one comparison. Sized to a power of two. The slot array is
+/// Two-way set-associative cache: each key hashes to a set of two adjacent slots; a new entry
+/// replaces the older of the two. Lookups are one hash and at most two comparisons. Sized to a power of two. The slot array is
 /// allocated on first insertion (an unused operation costs nothing). It doubles by itself when
 /// it has evicted as many live entries as it has slots, up to a ceiling the owner sets with
 /// [`Cache::set_ceiling`] (default [`Cache::MAX_SLOTS`]); [`Cache::grow_to`] grows it
@@ -51,7 +51,7 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
 
     /// A cache of `1 << log2` slots (allocated when first used).
     pub fn new(log2: u32) -> Self {
-        let n = 1usize << log2;
+        let n = 1usize << log2.max(1);
         Cache {
             slots: Vec::new(),
             size: n,
@@ -72,13 +72,21 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
         ((x ^ (x >> 29) ^ (x >> 41)) as usize) & self.mask
     }
 
+    /// Lookups probe the two slots of the key's set (two-way set-associative; the first slot
+    /// holds the more recent entry).
     #[inline]
     pub fn get(&mut self, k: K) -> Option<V> {
         if !self.slots.is_empty() {
-            let (kk, v) = self.slots[self.slot(&k)];
-            if kk == k {
+            let s = self.slot(&k);
+            let (k0, v0) = self.slots[s];
+            if k0 == k {
                 self.hits += 1;
-                return Some(v);
+                return Some(v0);
+            }
+            let (k1, v1) = self.slots[s ^ 1];
+            if k1 == k {
+                self.hits += 1;
+                return Some(v1);
             }
         }
         self.misses += 1;
@@ -92,16 +100,26 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
             self.slots = vec![(K::VACANT, V::default()); self.size];
         }
         let s = self.slot(&k);
-        let old = self.slots[s].0;
-        if old != k && old != K::VACANT {
+        let first = self.slots[s].0;
+        if first == k || first == K::VACANT {
+            self.slots[s] = (k, v);
+            return;
+        }
+        let second = self.slots[s ^ 1].0;
+        if second == k {
+            self.slots[s ^ 1] = (k, v);
+            return;
+        }
+        if second != K::VACANT {
             self.evictions += 1;
             if self.evictions > self.size && self.size < self.ceiling {
                 self.grow_to(self.size * 2);
-                let s = self.slot(&k);
-                self.slots[s] = (k, v);
+                self.insert(k, v);
                 return;
             }
         }
+        // the older entry of the set goes; the newer moves to the second slot
+        self.slots[s ^ 1] = self.slots[s];
         self.slots[s] = (k, v);
     }
 
@@ -131,7 +149,11 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
     /// Limit growth on evictions to `n` slots (rounded up to a power of two; at least the
     /// current size). Explicit [`Cache::grow_to`] is not limited.
     pub fn set_ceiling(&mut self, n: usize) {
-        self.ceiling = n.next_power_of_two().clamp(self.size, Self::MAX_SLOTS);
+        self.ceiling = n
+            .checked_next_power_of_two()
+            .unwrap_or(Self::MAX_SLOTS)
+            .min(Self::MAX_SLOTS)
+            .max(self.size);
     }
 
     /// Grow to at least `n` slots (rounded up to a power of two); entries are rehashed.
@@ -150,7 +172,11 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
         for (k, v) in old {
             if k != K::VACANT {
                 let s = self.slot(&k);
-                self.slots[s] = (k, v);
+                if self.slots[s].0 == K::VACANT {
+                    self.slots[s] = (k, v);
+                } else {
+                    self.slots[s ^ 1] = (k, v);
+                }
             }
         }
     }

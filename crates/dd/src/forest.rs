@@ -128,6 +128,13 @@ impl OpCaches {
         self.image.grow_to(n);
         self.preimage.grow_to(n);
     }
+    fn set_ceiling(&mut self, n: usize) {
+        self.union.set_ceiling(n);
+        self.intersect.set_ceiling(n);
+        self.minus.set_ceiling(n);
+        self.image.set_ceiling(n);
+        self.preimage.set_ceiling(n);
+    }
     fn bytes(&self) -> usize {
         self.union.bytes()
             + self.intersect.bytes()
@@ -567,9 +574,11 @@ impl Forest {
     }
 
     /// Grow the operation caches in proportion to the forest (call between operations).
+    /// Their growth on evictions stops at four entries per live node.
     pub fn tune_caches(&mut self) {
         let want = (self.nodes_now() / 2).clamp(1 << 16, 1 << 24);
         self.caches.grow_to(want);
+        self.caches.set_ceiling(self.nodes_now().saturating_mul(4));
     }
 
     /// Hits and misses of each operation cache since the forest was created:

@@ -105,6 +105,10 @@ pub struct Reach {
     sat_cache: Cache<NodeId, NodeId>,
     fire_cache: Cache<(u32, NodeId), NodeId>,
     img_cache: Cache<(u32, NodeId), NodeId>,
+    /// The image of a node under every event with Top at or below its level.
+    img_all_cache: Cache<NodeId, NodeId>,
+    /// Child buffers of [`Reach::image_all`], one per level.
+    img_bufs: Vec<Vec<NodeId>>,
     limits: Limits,
     interrupted: Option<Interrupted>,
     steps: u64,
@@ -183,6 +187,8 @@ impl Reach {
             sat_cache: Cache::new(12),
             fire_cache: Cache::new(12),
             img_cache: Cache::new(12),
+            img_all_cache: Cache::new(12),
+            img_bufs: vec![Vec::new(); k + 1],
             limits: Limits::none(),
             interrupted: None,
             steps: 0,
@@ -258,8 +264,16 @@ impl Reach {
             self.sat_cache.grow_to(want);
             self.fire_cache.grow_to(want);
             self.img_cache.grow_to(want);
+            self.img_all_cache.grow_to(want);
             self.forest.tune_caches();
         }
+        // Growth on evictions stops at four entries per live node: past that, hits gained
+        // cost more memory than they save time (kanban, slotted ring measurements).
+        let ceil = n.saturating_mul(4);
+        self.sat_cache.set_ceiling(ceil);
+        self.fire_cache.set_ceiling(ceil);
+        self.img_cache.set_ceiling(ceil);
+        self.img_all_cache.set_ceiling(ceil);
         if self.steps & 0x3ffff == 0 {
             if let Some(p) = self.progress.as_mut() {
                 p(&format!("level {level}, {n} nodes"));
@@ -294,6 +308,8 @@ impl Reach {
             .retain(|k, v| f.is_live(k.1) && f.is_live(*v));
         self.img_cache
             .retain(|k, v| f.is_live(k.1) && f.is_live(*v));
+        self.img_all_cache
+            .retain(|k, v| f.is_live(*k) && f.is_live(*v));
     }
 
     /// Collect garbage between top-level steps, keeping `keep` (and registered roots).
@@ -536,20 +552,67 @@ impl Reach {
         r
     }
 
-    /// `N(s)` (or `P(s)` backward): the union of every event's image.
+    /// `N(s)` (or `P(s)` backward): the relational product of Figure 2.8 with the whole
+    /// next-state function, partitioned by Top (see [`Reach::image_all`]).
     pub fn image(&mut self, s: NodeId) -> NodeId {
         let k = self.forest.num_levels();
-        let mut acc = NodeId::EMPTY;
-        for e in 0..self.events.len() as u32 {
-            if self.events[e as usize].top == 0 {
-                // an event with empty support maps every state to itself
-                acc = self.forest.union(acc, s);
-                continue;
-            }
-            let r = self.image_event(e, k, s, 0);
-            acc = self.forest.union(acc, r);
+        let mut acc = self.image_all(k, s);
+        if self.events.iter().any(|e| e.top == 0) {
+            // an event with empty support maps every state to itself
+            acc = self.forest.union(acc, s);
         }
         acc
+    }
+
+    /// The image of `q` (a node at level `l`) under `N_{<=l}`, the union of the events whose
+    /// Top is at most `l`: below `l` by recursion on the children (events with a lower Top
+    /// leave level `l` unchanged), at `l` by firing each event with Top `l`. Every node of
+    /// the set is visited once per image, whatever the number of events.
+    fn image_all(&mut self, l: usize, q: NodeId) -> NodeId {
+        if l == 0 || q.is_empty() {
+            return NodeId::EMPTY;
+        }
+        if let Some(r) = self.img_all_cache.get(q) {
+            return r;
+        }
+        if self.tick(l) {
+            return NodeId::EMPTY;
+        }
+        let mut buf = std::mem::take(&mut self.img_bufs[l]);
+        buf.clear();
+        let n = self.forest.edges(q).len();
+        self.work += n as u64 + 1;
+        for x in 0..n {
+            let ed = self.forest.edges(q)[x];
+            let r = self.image_all(l - 1, ed.child);
+            if r.is_empty() {
+                continue;
+            }
+            let i = ed.idx as usize;
+            if buf.len() <= i {
+                buf.resize(i + 1, NodeId::EMPTY);
+            }
+            buf[i] = self.forest.union(buf[i], r);
+        }
+        let evs = std::mem::take(&mut self.by_top[l]);
+        for &e in &evs {
+            let r = self.image_event(e, l, q, 0);
+            let m = self.forest.edges(r).len();
+            for x in 0..m {
+                let ed = self.forest.edges(r)[x];
+                let j = ed.idx as usize;
+                if buf.len() <= j {
+                    buf.resize(j + 1, NodeId::EMPTY);
+                }
+                buf[j] = self.forest.union(buf[j], ed.child);
+            }
+        }
+        self.by_top[l] = evs;
+        let r = self.forest.make_node_dense(l, &buf);
+        buf.clear();
+        self.img_bufs[l] = buf;
+        self.img_all_cache.insert(q, r);
+        r
     }
 
     /// Figure 2.9 (and its frontier variant).
