@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::bail;
 
 use crate::load::{load_net, lower};
-use crate::statespace::{limit_message, parse_method, LimitArgs, DEFAULT_ORDER};
+use crate::statespace::{limit_message, parse_method, parse_relations, LimitArgs, MCC_ORDER};
 
 #[derive(clap::Args, Debug)]
 pub struct MccArgs {
@@ -18,8 +18,12 @@ pub struct MccArgs {
     pub examination: Option<String>,
     #[arg(long, default_value = "saturation")]
     pub method: String,
-    #[arg(long, default_value = DEFAULT_ORDER)]
+    /// Variable order (default: the auto portfolio; see `saturn statespace --help`).
+    #[arg(long, default_value = MCC_ORDER)]
     pub order: String,
+    /// implicit or mdd (see `saturn statespace --help`).
+    #[arg(long, default_value = "implicit")]
+    pub relations: String,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -41,13 +45,16 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
 
 fn state_space(a: &MccArgs, start: Instant) -> anyhow::Result<ExitCode> {
     let method = parse_method(&a.method)?;
+    let relations = parse_relations(&a.relations)?;
     let spec = a.model_dir.to_string_lossy().into_owned();
     let net = load_net(&spec)?;
     let models: Vec<_> = lower(&net, &a.order)?.into_iter().map(|(_, m)| m).collect();
     drop(net);
     let limits = a.limits.limits(start);
     let progress = crate::progress::reporter("StateSpace");
-    match saturn_symbolic::statespace::generate_portfolio(&models, method, limits, progress) {
+    match saturn_symbolic::statespace::generate_portfolio(
+        &models, method, relations, limits, progress,
+    ) {
         Ok((_, ss)) => {
             let m = &ss.metrics;
             let t = "TECHNIQUES DECISION_DIAGRAMS";

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use saturn_symbolic::{Interrupted, Limits, Method};
+use saturn_symbolic::{Interrupted, Limits, Method, Relations};
 
 use crate::load::{load_net, lower, peak_memory_bytes};
 
@@ -15,9 +15,14 @@ pub struct StateSpaceArgs {
     /// bfs, bfs-frontier or saturation.
     #[arg(long, default_value = "saturation")]
     pub method: String,
-    /// Variable order: auto (a portfolio of sloan, force, file-rev), file, file-rev, force, sloan.
+    /// Variable order: file-rev (default: best on the benchmark table), file, force, sloan, or
+    /// auto (a portfolio of sloan, force and file-rev by iterative deepening).
     #[arg(long, default_value = DEFAULT_ORDER)]
     pub order: String,
+    /// How events are applied: implicit (fired directly on MDD nodes) or mdd (relation MDDs
+    /// built on the fly as local states appear).
+    #[arg(long, default_value = "implicit")]
+    pub relations: String,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -25,8 +30,13 @@ pub struct StateSpaceArgs {
     pub limits: LimitArgs,
 }
 
-/// The default variable order (chosen on the benchmark table, see README).
-pub const DEFAULT_ORDER: &str = "auto";
+/// The default variable order of `statespace`: the best single order on the benchmark table
+/// (docs/benchmarks.md). `mcc` defaults to the `auto` portfolio instead, see [`MCC_ORDER`].
+pub const DEFAULT_ORDER: &str = "file-rev";
+
+/// The default order of `saturn mcc`: contest models come in arbitrary place orders, and the
+/// portfolio finishes every oracle instance (no single order does).
+pub const MCC_ORDER: &str = "auto";
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
@@ -44,6 +54,13 @@ impl LimitArgs {
             deadline: self.timeout.map(|s| start + Duration::from_secs(s)),
             max_memory: self.max_memory.map(|mb| mb * 1024 * 1024),
         }
+    }
+}
+
+pub fn parse_relations(s: &str) -> anyhow::Result<Relations> {
+    match Relations::parse(s) {
+        Some(r) => Ok(r),
+        None => bail!("--relations '{s}': unknown mode (expected implicit or mdd)"),
     }
 }
 
@@ -68,6 +85,7 @@ pub fn limit_message(i: Interrupted, limits: &LimitArgs) -> String {
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let method = parse_method(&a.method)?;
+    let relations = parse_relations(&a.relations)?;
     let net = load_net(&a.model)?;
     let candidates = lower(&net, &a.order)?;
     let limits = a.limits.limits(start);
@@ -79,6 +97,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let (won, ss) = match saturn_symbolic::statespace::generate_portfolio(
         &models,
         method,
+        relations,
         limits,
         crate::progress::reporter("states"),
     ) {
@@ -102,6 +121,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             "places": n_places,
             "net_transitions": n_transitions,
             "method": method.name(),
+            "relations": relations.name(),
             "order": a.order,
             "order_used": names[won],
             "states": m.states.to_string(),

@@ -72,6 +72,17 @@ fn every_method_and_order_agree_with_the_reference() {
                 ]);
                 assert_eq!(figures(&v), want, "{model} {method} {order}");
             }
+            let v = json(&[
+                "statespace",
+                &model,
+                "--json",
+                "--method",
+                method,
+                "--relations",
+                "mdd",
+            ]);
+            assert_eq!(figures(&v), want, "{model} {method} with relation MDDs");
+            assert_eq!(v["relations"], "mdd");
         }
     }
 }
@@ -107,6 +118,7 @@ fn bad_input() {
     fails(&["statespace", "kanban:x"], "kanban:x");
     fails(&["statespace", "kanban:2", "--method", "dfs"], "dfs");
     fails(&["statespace", "kanban:2", "--order", "random"], "random");
+    fails(&["statespace", "kanban:2", "--relations", "bdd"], "bdd");
     fails(&["statespace", "kanban:2", "--timeout", "0"], "0");
     fails(&["generate", "kanban", "0"], "out of range");
 }

@@ -574,11 +574,11 @@ impl Forest {
     }
 
     /// Grow the operation caches in proportion to the forest (call between operations).
-    /// Their growth on evictions stops at four entries per live node.
+    /// Their growth on evictions stops at sixteen entries per live node.
     pub fn tune_caches(&mut self) {
         let want = (self.nodes_now() / 2).clamp(1 << 16, 1 << 24);
         self.caches.grow_to(want);
-        self.caches.set_ceiling(self.nodes_now().saturating_mul(4));
+        self.caches.set_ceiling(self.nodes_now().saturating_mul(16));
     }
 
     /// Hits and misses of each operation cache since the forest was created:

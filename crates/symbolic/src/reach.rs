@@ -41,6 +41,47 @@ impl Method {
     }
 }
 
+/// How next-state functions are applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relations {
+    /// Events fire directly on MDD nodes from their local functions (no relation diagrams).
+    Implicit,
+    /// Each event is a 2L-level identity-reduced relation MDD, built from its local functions
+    /// over the local states known so far and rebuilt when a level it reads gains local states.
+    Mdd,
+}
+
+impl Relations {
+    pub fn name(self) -> &'static str {
+        match self {
+            Relations::Implicit => "implicit",
+            Relations::Mdd => "mdd",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Relations> {
+        match s {
+            "implicit" => Some(Relations::Implicit),
+            "mdd" => Some(Relations::Mdd),
+            _ => None,
+        }
+    }
+}
+
+/// The relation MDDs of [`Relations::Mdd`].
+struct RelMdds {
+    /// Identity-reduced, 2K levels (variable `k` is the pair `2k`, `2k-1`).
+    forest: Forest,
+    /// Each event's relation (NodeId::EMPTY until first built).
+    rel: Vec<NodeId>,
+    /// The set forest's domain size of each support level when the relation was built
+    /// (empty: never built).
+    covered: Vec<Vec<u32>>,
+    /// Saturated results of firing a relation node on a set node: `(q, r) -> result`.
+    fire_cache: Cache<(NodeId, NodeId), NodeId>,
+    /// Relations built (and rebuilt after a domain grew).
+    builds: u64,
+}
+
 /// Forward (successors, `N`) or backward (predecessors, `P`) exploration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -116,6 +157,8 @@ pub struct Reach {
     work: u64,
     step_budget: u64,
     progress: Option<Box<dyn FnMut(&str)>>,
+    /// Relation MDDs, when events are applied through them.
+    rels: Option<RelMdds>,
     pub stats: ReachStats,
 }
 
@@ -195,8 +238,77 @@ impl Reach {
             work: 0,
             step_budget: u64::MAX,
             progress: None,
+            rels: None,
             stats: ReachStats::default(),
         }
+    }
+
+    /// Apply events implicitly (the default) or through relation MDDs.
+    pub fn set_relations(&mut self, mode: Relations) {
+        self.rels = match mode {
+            Relations::Implicit => None,
+            Relations::Mdd => {
+                let k = self.forest.num_levels();
+                Some(RelMdds {
+                    forest: Forest::new(2 * k, Reduction::Identity),
+                    rel: vec![NodeId::EMPTY; self.events.len()],
+                    covered: vec![Vec::new(); self.events.len()],
+                    fire_cache: Cache::new(12),
+                    builds: 0,
+                })
+            }
+        };
+    }
+
+    /// The number of relation MDDs built so far (0 for implicit relations).
+    pub fn relation_builds(&self) -> u64 {
+        self.rels.as_ref().map_or(0, |r| r.builds)
+    }
+
+    /// The relation MDD of event `e`, (re)built if a level it reads has gained local states
+    /// since it was built: it then relates every local state the set forest knows now (built
+    /// "on the fly", as saturation discovers local states).
+    fn fresh_relation(&mut self, e: u32) -> NodeId {
+        let Some(rm) = self.rels.as_mut() else {
+            return NodeId::EMPTY;
+        };
+        let ev = &self.events[e as usize];
+        let cov = &rm.covered[e as usize];
+        let stale = cov.is_empty()
+            || ev
+                .parts
+                .iter()
+                .zip(cov)
+                .any(|((l, _), &c)| self.forest.domain(*l as usize) > c);
+        if !stale {
+            return rm.rel[e as usize];
+        }
+        let mut doms = Vec::with_capacity(ev.parts.len());
+        let mut parts: Vec<(usize, Vec<(u32, u32)>)> = Vec::with_capacity(ev.parts.len());
+        for (l, f) in &ev.parts {
+            let l = *l as usize;
+            let dom = self.forest.domain(l).max(1);
+            let cap = self.cap[l];
+            doms.push(dom);
+            // the relation forest must know the whole domain, or a part relating only some
+            // local states to themselves would look like the identity and be skipped
+            rm.forest.set_domain(saturn_dd::unprimed_level(l), dom);
+            parts.push((
+                l,
+                (0..dom)
+                    .filter_map(|i| f.fire(i).filter(|&j| j < cap).map(|j| (i, j)))
+                    .collect(),
+            ));
+        }
+        let r = if parts.is_empty() {
+            NodeId::ONE
+        } else {
+            rm.forest.relation_from_local(&parts)
+        };
+        rm.rel[e as usize] = r;
+        rm.covered[e as usize] = doms;
+        rm.builds += 1;
+        r
     }
 
     /// Limits checked during generation.
@@ -265,15 +377,21 @@ impl Reach {
             self.fire_cache.grow_to(want);
             self.img_cache.grow_to(want);
             self.img_all_cache.grow_to(want);
+            if let Some(rm) = self.rels.as_mut() {
+                rm.fire_cache.grow_to(want);
+            }
             self.forest.tune_caches();
         }
-        // Growth on evictions stops at four entries per live node: past that, hits gained
-        // cost more memory than they save time (kanban, slotted ring measurements).
-        let ceil = n.saturating_mul(4);
+        // Growth on evictions stops at sixteen entries per live node: at four, Railroad-PT-010
+        // (force order) ran 8x slower; past sixteen, kanban and Railroad gained nothing.
+        let ceil = n.saturating_mul(16);
         self.sat_cache.set_ceiling(ceil);
         self.fire_cache.set_ceiling(ceil);
         self.img_cache.set_ceiling(ceil);
         self.img_all_cache.set_ceiling(ceil);
+        if let Some(rm) = self.rels.as_mut() {
+            rm.fire_cache.set_ceiling(ceil);
+        }
         if self.steps & 0x3ffff == 0 {
             if let Some(p) = self.progress.as_mut() {
                 p(&format!("level {level}, {n} nodes"));
@@ -310,6 +428,9 @@ impl Reach {
             .retain(|k, v| f.is_live(k.1) && f.is_live(*v));
         self.img_all_cache
             .retain(|k, v| f.is_live(*k) && f.is_live(*v));
+        if let Some(rm) = self.rels.as_mut() {
+            rm.fire_cache.retain(|k, v| f.is_live(k.0) && f.is_live(*v));
+        }
     }
 
     /// Collect garbage between top-level steps, keeping `keep` (and registered roots).
@@ -376,6 +497,15 @@ impl Reach {
             if self.forest.gc_due() {
                 self.collect_in_flight();
             }
+            if self.rels.is_some() {
+                for &e in &evs {
+                    self.fire_relation_at(e, k, i, cap);
+                }
+                if self.interrupted.is_some() {
+                    break;
+                }
+                continue;
+            }
             for &e in &evs {
                 let (fired, single) = {
                     let ev = &self.events[e as usize];
@@ -391,23 +521,7 @@ impl Reach {
                 } else {
                     self.rec_fire(e, k - 1, src, 1)
                 };
-                if r.is_empty() {
-                    continue;
-                }
-                let j = j as usize;
-                let old = self.frames[k].get(j);
-                let u = self.forest.union(old, r);
-                if u != old {
-                    let fr = &mut self.frames[k];
-                    fr.set(j, u);
-                    if fr.queued.len() <= j {
-                        fr.queued.resize(j + 1, false);
-                    }
-                    if !fr.queued[j] {
-                        fr.queued[j] = true;
-                        fr.queue.push(j as u32);
-                    }
-                }
+                self.merge_into_frame(k, j as usize, r);
             }
             if self.interrupted.is_some() {
                 break;
@@ -498,6 +612,141 @@ impl Reach {
         r
     }
 
+    /// Add to frame `k`, in place, the successors of local state `i` under the relation of
+    /// event `e` (Top `k`): `buf[j] ∪= RecFire(buf[i], r[i][j])` for each `j`, queueing the
+    /// local states whose child grew.
+    fn fire_relation_at(&mut self, e: u32, k: usize, i: u32, cap: u32) {
+        // Local states of level k found by this fixpoint are in the frame, not yet in a node:
+        // declare them, so the relation is (re)built to cover them.
+        let len = self.frames[k].buf.len() as u32;
+        if self.forest.domain(k) < len {
+            self.forest.set_domain(k, len);
+        }
+        let r = self.fresh_relation(e);
+        // A snapshot: states added to buf[i] meanwhile re-queue i and are fired then, with a
+        // relation covering them.
+        let src = self.frames[k].buf[i as usize];
+        if r.is_empty() || src.is_empty() {
+            return;
+        }
+        let (lvl, p) = {
+            let rf = &self.rels.as_ref().map(|rm| &rm.forest);
+            let Some(rf) = rf else { return };
+            (rf.level(r), rf.child_at(r, 2 * k, i))
+        };
+        if lvl < 2 * k {
+            // the relation skips level k: identity here
+            let res = self.rec_fire_rel(k - 1, src, r);
+            self.merge_into_frame(k, i as usize, res);
+            return;
+        }
+        let m = self.rel_edges_len(p);
+        for x in 0..m {
+            let ed = self.rel_edge(p, x);
+            if ed.idx >= cap {
+                continue;
+            }
+            let res = self.rec_fire_rel(k - 1, src, ed.child);
+            self.merge_into_frame(k, ed.idx as usize, res);
+        }
+    }
+
+    #[inline]
+    fn rel_edges_len(&self, p: NodeId) -> usize {
+        self.rels.as_ref().map_or(0, |rm| rm.forest.edges(p).len())
+    }
+    #[inline]
+    fn rel_edge(&self, p: NodeId, x: usize) -> saturn_dd::Edge {
+        self.rels
+            .as_ref()
+            .map(|rm| rm.forest.edges(p)[x])
+            .unwrap_or(saturn_dd::Edge::new(0, NodeId::EMPTY))
+    }
+
+    /// `buf[j] ∪= r` in frame `k`, queueing `j` if it grew.
+    fn merge_into_frame(&mut self, k: usize, j: usize, r: NodeId) {
+        if r.is_empty() {
+            return;
+        }
+        let old = self.frames[k].get(j);
+        let u = self.forest.union(old, r);
+        if u != old {
+            let fr = &mut self.frames[k];
+            fr.set(j, u);
+            if fr.queued.len() <= j {
+                fr.queued.resize(j + 1, false);
+            }
+            if !fr.queued[j] {
+                fr.queued[j] = true;
+                fr.queue.push(j as u32);
+            }
+        }
+    }
+
+    /// RelProdSat (Figure 2.10) with a relation MDD: the image of the saturated node `q` (level
+    /// `l`) under the relation node `r` (an unprimed node at or below level `2l`, or ONE for the
+    /// identity), saturated.
+    fn rec_fire_rel(&mut self, l: usize, q: NodeId, r: NodeId) -> NodeId {
+        if q.is_empty() || r.is_empty() {
+            return NodeId::EMPTY;
+        }
+        if r == NodeId::ONE || l == 0 {
+            // identity on every remaining level; q is saturated already
+            return q;
+        }
+        if let Some(res) = self.rels.as_mut().and_then(|rm| rm.fire_cache.get((q, r))) {
+            return res;
+        }
+        if self.tick(l) {
+            return NodeId::EMPTY;
+        }
+        self.stats.firings += 1;
+        let cap = self.cap[l];
+        let rlvl = self.rels.as_ref().map_or(0, |rm| rm.forest.level(r));
+        self.frames[l].src = q;
+        let n = self.forest.edges(q).len();
+        self.work += n as u64 + 1;
+        for x in 0..n {
+            let ed = self.forest.edges(self.frames[l].src)[x];
+            if rlvl < 2 * l {
+                let res = self.rec_fire_rel(l - 1, ed.child, r);
+                if !res.is_empty() {
+                    let old = self.frames[l].get(ed.idx as usize);
+                    let u = self.forest.union(old, res);
+                    self.frames[l].set(ed.idx as usize, u);
+                }
+                continue;
+            }
+            let p = self
+                .rels
+                .as_ref()
+                .map_or(NodeId::EMPTY, |rm| rm.forest.child_at(r, 2 * l, ed.idx));
+            let m = self.rel_edges_len(p);
+            for y in 0..m {
+                let re = self.rel_edge(p, y);
+                if re.idx >= cap {
+                    continue;
+                }
+                let res = self.rec_fire_rel(l - 1, ed.child, re.child);
+                if res.is_empty() {
+                    continue;
+                }
+                let old = self.frames[l].get(re.idx as usize);
+                let u = self.forest.union(old, res);
+                self.frames[l].set(re.idx as usize, u);
+            }
+        }
+        self.local_fixpoint(l);
+        let q = self.frames[l].src;
+        let res = self.forest.make_node_dense(l, &self.frames[l].buf);
+        self.frames[l].release();
+        if let Some(rm) = self.rels.as_mut() {
+            rm.fire_cache.insert((q, r), res);
+        }
+        self.sat_cache.insert(res, res);
+        res
+    }
+
     // ------------------------------------------------------------------------------ BFS
 
     /// The image of `q` (a node at level `l`) under event `e` alone, without saturation.
@@ -556,6 +805,17 @@ impl Reach {
     /// next-state function, partitioned by Top (see [`Reach::image_all`]).
     pub fn image(&mut self, s: NodeId) -> NodeId {
         let k = self.forest.num_levels();
+        if self.rels.is_some() {
+            // relational products of Figure 2.8, one per event relation
+            let mut acc = NodeId::EMPTY;
+            for e in 0..self.events.len() as u32 {
+                let r = self.fresh_relation(e);
+                let Some(rm) = self.rels.as_ref() else { break };
+                let img = saturn_dd::image(&mut self.forest, &rm.forest, s, r);
+                acc = self.forest.union(acc, img);
+            }
+            return acc;
+        }
         let mut acc = self.image_all(k, s);
         if self.events.iter().any(|e| e.top == 0) {
             // an event with empty support maps every state to itself

@@ -6,7 +6,7 @@ use saturn_dd::NodeId;
 use saturn_model::Model;
 
 use crate::metrics::{state_space_metrics, StateSpaceMetrics};
-use crate::{Direction, Interrupted, Limits, Method, Reach};
+use crate::{Direction, Interrupted, Limits, Method, Reach, Relations};
 
 /// The result of a state-space generation run.
 pub struct StateSpace {
@@ -30,7 +30,25 @@ pub fn generate(
     limits: Limits,
     progress: Option<Box<dyn FnMut(&str)>>,
 ) -> Result<StateSpace, Interrupted> {
-    generate_budgeted(model, method, limits, progress, u64::MAX)
+    generate_budgeted(
+        model,
+        method,
+        Relations::Implicit,
+        limits,
+        progress,
+        u64::MAX,
+    )
+}
+
+/// [`generate`] with the next-state functions applied as `relations` say.
+pub fn generate_with(
+    model: &Model,
+    method: Method,
+    relations: Relations,
+    limits: Limits,
+    progress: Option<Box<dyn FnMut(&str)>>,
+) -> Result<StateSpace, Interrupted> {
+    generate_budgeted(model, method, relations, limits, progress, u64::MAX)
 }
 
 /// A portfolio over variable orders: `models` are the same system under different level
@@ -41,11 +59,12 @@ pub fn generate(
 pub fn generate_portfolio(
     models: &[Model],
     method: Method,
+    relations: Relations,
     limits: Limits,
     mut progress: Option<Box<dyn FnMut(&str)>>,
 ) -> Result<(usize, StateSpace), Interrupted> {
     if models.len() == 1 {
-        return generate(&models[0], method, limits, progress).map(|s| (0, s));
+        return generate_with(&models[0], method, relations, limits, progress).map(|s| (0, s));
     }
     let mut budget: u64 = 1 << 16;
     loop {
@@ -53,7 +72,7 @@ pub fn generate_portfolio(
             if let Some(p) = progress.as_mut() {
                 p(&format!("order candidate {i}, budget {budget} steps"));
             }
-            match generate_budgeted(m, method, limits, None, budget) {
+            match generate_budgeted(m, method, relations, limits, None, budget) {
                 Ok(ss) => return Ok((i, ss)),
                 Err(Interrupted::Budget) => {}
                 Err(e) => return Err(e),
@@ -66,6 +85,7 @@ pub fn generate_portfolio(
 fn generate_budgeted(
     model: &Model,
     method: Method,
+    relations: Relations,
     limits: Limits,
     progress: Option<Box<dyn FnMut(&str)>>,
     budget: u64,
@@ -76,6 +96,7 @@ fn generate_budgeted(
     }
     let mut reach = Reach::new(model, Direction::Forward, None);
     reach.set_step_budget(budget);
+    reach.set_relations(relations);
     reach.set_limits(limits);
     if let Some(p) = progress {
         reach.set_progress(p);

@@ -71,7 +71,13 @@ fn mcc_state_space_oracles() {
             max_memory: None,
         };
         let t = Instant::now();
-        match statespace::generate_portfolio(&models, Method::Saturation, limits, None) {
+        match statespace::generate_portfolio(
+            &models,
+            Method::Saturation,
+            saturn_symbolic::Relations::Implicit,
+            limits,
+            None,
+        ) {
             Ok((_, ss)) => {
                 let m = &ss.metrics;
                 let got = [

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_reference::explore_petri;
 use saturn_symbolic::metrics::state_space_metrics;
-use saturn_symbolic::{Direction, Limits, Method, Reach};
+use saturn_symbolic::{Direction, Limits, Method, Reach, Relations};
 
 fn arb_net() -> impl Strategy<Value = PetriNet> {
     (2usize..=5, 1usize..=6).prop_flat_map(|(np, nt)| {
@@ -88,11 +88,20 @@ proptest! {
         let order: Vec<usize> = if rev { (0..n).rev().collect() } else { (0..n).collect() };
         let model = net.to_model(&order).unwrap();
         let want: BTreeSet<Vec<u64>> = explicit.markings.iter().cloned().collect();
-        for method in [Method::Saturation, Method::Bfs, Method::BfsFrontier] {
+        let runs = [
+            (Method::Saturation, Relations::Implicit),
+            (Method::Bfs, Relations::Implicit),
+            (Method::BfsFrontier, Relations::Implicit),
+            (Method::Saturation, Relations::Mdd),
+            (Method::Bfs, Relations::Mdd),
+        ];
+        for (method, rel) in runs {
+            let method = (method, rel);
             let mut reach = Reach::new(&model, Direction::Forward, None);
+            reach.set_relations(rel);
             reach.set_limits(Limits::none());
             let init = reach.state_set(&model.initial);
-            let s = reach.explore(init, method).unwrap();
+            let s = reach.explore(init, method.0).unwrap();
             let m = state_space_metrics(&reach.forest, &model, s);
             prop_assert_eq!(m.states.to_string(), explicit.states.to_string(), "{:?}", method);
             prop_assert_eq!(m.transitions.to_string(), explicit.transitions.to_string(), "{:?}", method);
@@ -142,6 +151,14 @@ proptest! {
         for method in [Method::Saturation, Method::BfsFrontier] {
             let s = reach.explore(s0, method).unwrap();
             prop_assert_eq!(markings(&reach, s, &order), want.clone(), "{:?}", method);
+        }
+        // the same with relation MDDs
+        let mut reach = Reach::new(&model, Direction::Backward, Some(caps.clone()));
+        reach.set_relations(Relations::Mdd);
+        let s0 = reach.state_set(&t);
+        for method in [Method::Saturation, Method::Bfs] {
+            let s = reach.explore(s0, method).unwrap();
+            prop_assert_eq!(markings(&reach, s, &order), want.clone(), "{:?} with relation MDDs", method);
         }
     }
 }
