@@ -71,6 +71,10 @@ fn saturn_args(row: &Row, a: &Args) -> Vec<String> {
         v.push("--order".to_string());
         v.push(o.clone());
     }
+    if let Some(r) = &row.relations {
+        v.push("--relations".to_string());
+        v.push(r.clone());
+    }
     v.push("--json".to_string());
     v.push("--timeout".to_string());
     v.push(a.timeout.to_string());
@@ -254,7 +258,7 @@ fn run(a: &Args) -> anyhow::Result<ExitCode> {
             i + 1,
             rows.len(),
             row.model,
-            row.method,
+            row.method_label(),
             row.order
                 .as_ref()
                 .map(|o| format!(" --order {o}"))
@@ -321,6 +325,7 @@ mod tests {
             model: "kanban:3".into(),
             method: "bfs".into(),
             order: None,
+            relations: None,
             meddly: None,
         };
         assert_eq!(

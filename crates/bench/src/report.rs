@@ -239,6 +239,7 @@ pub fn comparisons(results: &[RowResult]) -> Vec<Comparison> {
         for other in results {
             if other.row.model != sat.row.model
                 || other.row.order != sat.row.order
+                || other.row.relations != sat.row.relations
                 || other.row.method == "saturation"
             {
                 continue;
@@ -319,7 +320,7 @@ pub fn render(results: &[RowResult], comps: &[Comparison], min_speedup: f64) -> 
         });
         rows.push(vec![
             r.row.model.clone(),
-            r.row.method.clone(),
+            r.row.method_label(),
             order,
             r.status.name().to_string(),
             wall,
@@ -414,6 +415,7 @@ mod tests {
             model: model.into(),
             method: method.into(),
             order: None,
+            relations: None,
             meddly: None,
         }
     }
