@@ -178,16 +178,9 @@ pub fn parse_formulas_str(
 }
 
 fn parse_document(text: &str, source_name: &str) -> Result<Vec<ParsedFormula>, FormulaError> {
-    let doc = Document::parse(text).map_err(|e| {
-        let pos = e.pos();
-        FormulaError::Xml {
-            at: Location {
-                source: source_name.to_string(),
-                line: pos.row,
-                column: pos.col,
-            },
-            message: e.to_string(),
-        }
+    let doc = Document::parse(text).map_err(|e| FormulaError::Xml {
+        at: Location::of_xml_error(&e, source_name),
+        message: Location::xml_message(&e),
     })?;
     let r = Reader {
         full: text,

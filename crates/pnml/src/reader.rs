@@ -35,6 +35,27 @@ pub struct Location {
     pub column: u32,
 }
 
+impl Location {
+    /// The message of a `roxmltree` syntax error on one line (it quotes the unexpected
+    /// character literally, which may be a line break).
+    pub(crate) fn xml_message(e: &roxmltree::Error) -> String {
+        e.to_string()
+            .replace('\n', "\\n")
+            .replace('\r', "\\r")
+            .replace('\t', "\\t")
+    }
+
+    /// Where `roxmltree` found a syntax error in `source`.
+    pub(crate) fn of_xml_error(e: &roxmltree::Error, source: &str) -> Location {
+        let pos = e.pos();
+        Location {
+            source: source.to_string(),
+            line: pos.row,
+            column: pos.col,
+        }
+    }
+}
+
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}", self.source, self.line, self.column)
@@ -137,16 +158,9 @@ pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
 
 /// Read PNML from a string; `source_name` labels error messages (a file name, `<stdin>`, ...).
 pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlError> {
-    let doc = Document::parse(text).map_err(|e| {
-        let pos = e.pos();
-        PnmlError::Xml {
-            at: Location {
-                source: source_name.to_string(),
-                line: pos.row,
-                column: pos.col,
-            },
-            message: e.to_string(),
-        }
+    let doc = Document::parse(text).map_err(|e| PnmlError::Xml {
+        at: Location::of_xml_error(&e, source_name),
+        message: Location::xml_message(&e),
     })?;
     Reader {
         doc: &doc,
