@@ -300,10 +300,6 @@ fn count_with<C: Count>(
 
 /// Number of states and of (state, enabled event) pairs in the set `root` (a quasi-reduced node
 /// at the top level of `forest`, whose levels are `model`'s).
-pub fn count_states_and_edges(forest: &Forest, model: &Model, root: NodeId) -> (BigUint, BigUint) {
-    counts(forest, model, root, &Layers::new(forest, root))
-}
-
 fn counts(forest: &Forest, model: &Model, root: NodeId, layers: &Layers) -> (BigUint, BigUint) {
     if let Some((s, t)) = count_with::<u128>(forest, model, root, layers) {
         return (s.into_big(), t.into_big());
@@ -312,10 +308,6 @@ fn counts(forest: &Forest, model: &Model, root: NodeId, layers: &Layers) -> (Big
 }
 
 /// The largest local state index at each level over the set (`result[k-1]` for level `k`).
-pub fn max_local_per_level(forest: &Forest, root: NodeId) -> Vec<u32> {
-    max_local_in(forest, &Layers::new(forest, root))
-}
-
 fn max_local_in(forest: &Forest, layers: &Layers) -> Vec<u32> {
     layers.by_level[1..]
         .iter()
@@ -329,10 +321,6 @@ fn max_local_in(forest: &Forest, layers: &Layers) -> Vec<u32> {
 }
 
 /// The largest sum of local states over the states of the set (max tokens in one marking).
-pub fn max_sum(forest: &Forest, root: NodeId) -> u64 {
-    max_sum_in(forest, root, &Layers::new(forest, root))
-}
-
 fn max_sum_in(forest: &Forest, root: NodeId, layers: &Layers) -> u64 {
     if root.is_terminal() {
         return 0;
@@ -366,9 +354,6 @@ fn max_sum_in(forest: &Forest, root: NodeId, layers: &Layers) -> u64 {
 pub fn state_space_metrics(forest: &Forest, model: &Model, root: NodeId) -> StateSpaceMetrics {
     let layers = Layers::new(forest, root);
     let (states, transitions) = counts(forest, model, root, &layers);
-    if std::env::var_os("SATURN_STATS").is_some() {
-        eprintln!("after counting: {}", crate::limits::peak_rss_report());
-    }
     let max_local = max_local_in(forest, &layers).into_iter().max().unwrap_or(0) as u64;
     StateSpaceMetrics {
         states,

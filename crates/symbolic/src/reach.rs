@@ -150,6 +150,8 @@ pub struct Reach {
     img_all_cache: Cache<NodeId, NodeId>,
     /// Child buffers of [`Reach::image_all`], one per level.
     img_bufs: Vec<Vec<NodeId>>,
+    /// Successor buffers of the relation-MDD firing, one per level.
+    rel_bufs: Vec<Vec<(u32, NodeId)>>,
     limits: Limits,
     interrupted: Option<Interrupted>,
     steps: u64,
@@ -232,6 +234,7 @@ impl Reach {
             img_cache: Cache::new(12),
             img_all_cache: Cache::new(12),
             img_bufs: vec![Vec::new(); k + 1],
+            rel_bufs: vec![Vec::new(); k + 1],
             limits: Limits::none(),
             interrupted: None,
             steps: 0,
@@ -629,38 +632,33 @@ impl Reach {
         if r.is_empty() || src.is_empty() {
             return;
         }
-        let (lvl, p) = {
-            let rf = &self.rels.as_ref().map(|rm| &rm.forest);
-            let Some(rf) = rf else { return };
-            (rf.level(r), rf.child_at(r, 2 * k, i))
-        };
-        if lvl < 2 * k {
-            // the relation skips level k: identity here
-            let res = self.rec_fire_rel(k - 1, src, r);
-            self.merge_into_frame(k, i as usize, res);
-            return;
+        let mut succ = std::mem::take(&mut self.rel_bufs[k]);
+        self.rel_successors(r, k, i, cap, &mut succ);
+        for &(j, r2) in &succ {
+            let res = self.rec_fire_rel(k - 1, src, r2);
+            self.merge_into_frame(k, j as usize, res);
         }
-        let m = self.rel_edges_len(p);
-        for x in 0..m {
-            let ed = self.rel_edge(p, x);
-            if ed.idx >= cap {
-                continue;
-            }
-            let res = self.rec_fire_rel(k - 1, src, ed.child);
-            self.merge_into_frame(k, ed.idx as usize, res);
-        }
+        self.rel_bufs[k] = succ;
     }
 
-    #[inline]
-    fn rel_edges_len(&self, p: NodeId) -> usize {
-        self.rels.as_ref().map_or(0, |rm| rm.forest.edges(p).len())
-    }
-    #[inline]
-    fn rel_edge(&self, p: NodeId, x: usize) -> saturn_dd::Edge {
-        self.rels
-            .as_ref()
-            .map(|rm| rm.forest.edges(p)[x])
-            .unwrap_or(saturn_dd::Edge::new(0, NodeId::EMPTY))
+    /// The successors of local state `i` of level `l` under the relation node `r` (an
+    /// unprimed node at or below level `2l`), with the relation to apply below each:
+    /// `(i, r)` when `r` skips level `l` (identity there), else the edges of `r[i]` below `cap`.
+    fn rel_successors(&self, r: NodeId, l: usize, i: u32, cap: u32, out: &mut Vec<(u32, NodeId)>) {
+        out.clear();
+        let Some(rm) = self.rels.as_ref() else { return };
+        if rm.forest.level(r) < 2 * l {
+            out.push((i, r));
+            return;
+        }
+        let p = rm.forest.child_at(r, 2 * l, i);
+        out.extend(
+            rm.forest
+                .edges(p)
+                .iter()
+                .filter(|e| e.idx < cap)
+                .map(|e| (e.idx, e.child)),
+        );
     }
 
     /// `buf[j] ∪= r` in frame `k`, queueing `j` if it grew.
@@ -702,40 +700,24 @@ impl Reach {
         }
         self.stats.firings += 1;
         let cap = self.cap[l];
-        let rlvl = self.rels.as_ref().map_or(0, |rm| rm.forest.level(r));
         self.frames[l].src = q;
         let n = self.forest.edges(q).len();
         self.work += n as u64 + 1;
+        let mut succ = std::mem::take(&mut self.rel_bufs[l]);
         for x in 0..n {
             let ed = self.forest.edges(self.frames[l].src)[x];
-            if rlvl < 2 * l {
-                let res = self.rec_fire_rel(l - 1, ed.child, r);
-                if !res.is_empty() {
-                    let old = self.frames[l].get(ed.idx as usize);
-                    let u = self.forest.union(old, res);
-                    self.frames[l].set(ed.idx as usize, u);
-                }
-                continue;
-            }
-            let p = self
-                .rels
-                .as_ref()
-                .map_or(NodeId::EMPTY, |rm| rm.forest.child_at(r, 2 * l, ed.idx));
-            let m = self.rel_edges_len(p);
-            for y in 0..m {
-                let re = self.rel_edge(p, y);
-                if re.idx >= cap {
-                    continue;
-                }
-                let res = self.rec_fire_rel(l - 1, ed.child, re.child);
+            self.rel_successors(r, l, ed.idx, cap, &mut succ);
+            for &(j, r2) in &succ {
+                let res = self.rec_fire_rel(l - 1, ed.child, r2);
                 if res.is_empty() {
                     continue;
                 }
-                let old = self.frames[l].get(re.idx as usize);
+                let old = self.frames[l].get(j as usize);
                 let u = self.forest.union(old, res);
-                self.frames[l].set(re.idx as usize, u);
+                self.frames[l].set(j as usize, u);
             }
         }
+        self.rel_bufs[l] = succ;
         self.local_fixpoint(l);
         let q = self.frames[l].src;
         let res = self.forest.make_node_dense(l, &self.frames[l].buf);
