@@ -78,6 +78,11 @@ pub fn limit_message(i: Interrupted, limits: &LimitArgs) -> String {
             "memory limit of {} MiB reached",
             limits.max_memory.unwrap_or(0)
         ),
+        Interrupted::IndexTooLarge => format!(
+            "a place reached more tokens than a decision-diagram node can hold \
+             (over {} local states; the net may be unbounded)",
+            saturn_symbolic::max_dense_index(limits.max_memory.map(|m| m * 1048576))
+        ),
         Interrupted::Budget => "step budget exhausted".to_string(),
     }
 }
