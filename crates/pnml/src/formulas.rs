@@ -179,7 +179,7 @@ pub fn parse_formulas_str(
 
 fn parse_document(text: &str, source_name: &str) -> Result<Vec<ParsedFormula>, FormulaError> {
     let doc = Document::parse(text).map_err(|e| FormulaError::Xml {
-        at: Location::of_xml_error(&e, source_name),
+        at: Location::of_xml_error(&e, source_name, text),
         message: Location::xml_message(&e),
     })?;
     let r = Reader {
