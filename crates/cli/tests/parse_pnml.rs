@@ -97,10 +97,25 @@ fn json_output() {
         .args(["--ctl", "EX t1_never_mind_this_is_a_place > 0"])
         .arg("--json")
         .assert()
-        .failure() // unknown place
+        .code(1) // unknown place
         .get_output()
         .clone();
-    assert!(out.stdout.is_empty());
+    // still one JSON object: the status and where the problem is
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "error");
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["file"], &d["line"], &d["column"]),
+        (
+            &serde_json::json!("--ctl #1"),
+            &serde_json::json!(1),
+            &serde_json::json!(4)
+        )
+    );
+    assert!(
+        d["message"].as_str().unwrap().contains("t1_never_mind"),
+        "{d}"
+    );
     let out = saturn()
         .arg("parse")
         .arg(dir.join("model.pnml"))
@@ -228,7 +243,7 @@ fn missing_or_broken_model() {
         .arg("parse")
         .arg(dir.join("none.pnml"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("error:"));
     saturn()
         .arg("parse")

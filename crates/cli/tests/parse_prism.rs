@@ -105,7 +105,9 @@ fn constant_ranges_give_several_runs() {
         .unwrap();
     assert!(out.status.success());
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let runs = j["runs"].as_array().unwrap();
+    let runs = j
+        .as_array()
+        .expect("a sweep prints an array of run objects");
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[1]["constants"][0]["value"], 2);
     saturn()

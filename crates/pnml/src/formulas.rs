@@ -84,6 +84,22 @@ pub enum FormulaError {
     },
 }
 
+impl FormulaError {
+    /// Where the problem is, when it has a position in the document.
+    pub fn location(&self) -> Option<&Location> {
+        use FormulaError::*;
+        match self {
+            Io { .. } => None,
+            Xml { at, .. }
+            | UnknownElement { at, .. }
+            | Structure { at, .. }
+            | UnknownPlace { at, .. }
+            | UnknownTransition { at, .. }
+            | Invalid { at, .. } => Some(at),
+        }
+    }
+}
+
 /// Read a formula file and resolve its names against `net`.
 pub fn read_formulas_file(path: &Path, net: &PetriNet) -> Result<Vec<NamedFormula>, FormulaError> {
     let text = read_text(path)?;

@@ -167,6 +167,32 @@ pub enum PnmlError {
     },
 }
 
+impl PnmlError {
+    /// Where the problem is, when it has a position in the document.
+    pub fn location(&self) -> Option<&Location> {
+        use PnmlError::*;
+        match self {
+            Io { .. } | NoNet { .. } => None,
+            Xml { at, .. }
+            | SeveralNets { at, .. }
+            | Coloured { at, .. }
+            | MissingAttribute { at, .. }
+            | DuplicateId { at, .. }
+            | UnknownNode { at, .. }
+            | UnknownReference { at, .. }
+            | ReferenceCycle { at, .. }
+            | ReferenceKind { at, .. }
+            | PlaceToPlace { at, .. }
+            | TransitionToTransition { at, .. }
+            | BadNumber { at, .. }
+            | UnsupportedArcType { at, .. }
+            | ConflictingArcTypes { at, .. }
+            | InhibitorFromTransition { at, .. }
+            | WeightOverflow { at, .. } => Some(at),
+        }
+    }
+}
+
 /// Read a PNML file.
 pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
     let bytes = std::fs::read(path).map_err(|e| PnmlError::Io {
