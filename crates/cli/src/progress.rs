@@ -4,8 +4,11 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
+/// The engines' progress callback.
+pub type Progress = Box<dyn FnMut(&str)>;
+
 /// A progress callback for the engines, or `None` when there is nobody to show it to.
-pub fn reporter(what: &'static str, forced: bool) -> Option<Box<dyn FnMut(&str)>> {
+pub fn reporter(what: &'static str, forced: bool) -> Option<Progress> {
     let start = Instant::now();
     let line = move |msg: &str| format!("{what}: {msg} ({:.1} s)", start.elapsed().as_secs_f64());
     if std::io::stderr().is_terminal() {
