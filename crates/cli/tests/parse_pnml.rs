@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 const NET: &str = r#"<?xml version="1.0"?>
 <pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">
   <net id="toy-net" type="http://www.pnml.org/version-2009/grammar/ptnet">
@@ -255,15 +258,12 @@ fn missing_or_broken_model() {
 
 #[test]
 fn mcc_instance() {
-    let root = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    let dir = root.join("Kanban-PT-00005");
-    if !dir.is_dir() {
-        eprintln!("notice: {} is absent; skipping", dir.display());
+    let Some(dir) = shared::existing(
+        shared::benchmarks("mcc/Kanban-PT-00005"),
+        "skipping the contest-instance parse test",
+    ) else {
         return;
-    }
+    };
     let out = saturn()
         .arg("parse")
         .arg(&dir)
