@@ -25,8 +25,9 @@ use report::Failure;
     about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on decision diagrams",
     long_about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on \
 decision diagrams (MDDs).\n\nToday: state spaces of P/T nets (PNML, contest model directories, \
-generated families) with the Model Checking Contest's StateSpace figures, and checking of PRISM \
-models and CTL/contest formulas (`parse`). Model checking of formulas and CTMC analysis come next.\n\n\
+generated families) with the Model Checking Contest's StateSpace figures; reading and validating \
+(syntax, names, types) PRISM models and properties, CTL text and contest formula files (`parse`). \
+Model checking of formulas and CTMC analysis come next.\n\n\
 Exit status: 0 done, 1 problems found by `parse`, 2 an error that prevents the run (usage, I/O, an unreadable model), 3 a limit was reached, \
 141 standard output closed by its reader. With --json, one object on stdout in every case \
 (docs/json.md)."
@@ -44,7 +45,8 @@ enum Cmd {
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
-    /// Check a model (PRISM file or PNML net) and its properties or formulas; print a summary.
+    /// Read and validate a model (PRISM file or PNML net) and its properties or formulas (no model
+    /// checking yet); print a summary.
     Parse(ParseArgs),
     /// Print a shell completion script (e.g. `saturn completions bash > /etc/bash_completion.d/saturn`).
     Completions { shell: clap_complete::Shell },
