@@ -169,13 +169,14 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let models: Vec<_> = lower(&net, a.order)?.into_iter().map(|(_, m)| m).collect();
+    let levels = net.places.len();
     drop(net);
     match saturn_symbolic::statespace::generate_portfolio(
         &models,
         a.method.method(),
         a.relations.relations(),
         limits.limits(start),
-        crate::progress::reporter("StateSpace", a.limits.progress),
+        crate::progress::reporter("StateSpace", a.limits.progress, levels),
     ) {
         Ok((_, ss)) => {
             let m = &ss.metrics;

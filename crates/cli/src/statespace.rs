@@ -64,7 +64,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         method,
         relations,
         limits,
-        crate::progress::reporter("states", a.limits.progress),
+        crate::progress::reporter("states", a.limits.progress, n_places),
     )
     .map_err(|i| {
         Failure::interrupted(

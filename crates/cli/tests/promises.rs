@@ -493,7 +493,11 @@ fn progress_on_demand() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(err.contains("states: level"), "a progress line: {err}");
+    assert!(err.contains("states: level "), "a progress line: {err}");
+    assert!(
+        err.contains(" of 210, "),
+        "level N of 210 (queens 14 has 210 places): {err}"
+    );
     let out = saturn()
         .args(["statespace", "queens:14", "--timeout", "1"])
         .output()
