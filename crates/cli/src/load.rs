@@ -76,7 +76,11 @@ pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
             ))
             .into());
         }
-        let net = saturn_pnml::read_pnml_bytes(&input.bytes, &input.name)?;
+        let net = saturn_pnml::read_pnml_bytes_within(
+            &input.bytes,
+            &input.name,
+            saturn_model::petri::MAX_TOKENS,
+        )?;
         return Ok((net, input.contest_dir));
     }
     if let Some((fam, n)) = spec.split_once(':') {

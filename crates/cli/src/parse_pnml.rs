@@ -59,8 +59,12 @@ fn has_temporal(s: &StateFormula) -> bool {
 /// is reported (a [`Failure`] with exit 1) rather than the first only.
 pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let color = std::io::stderr().is_terminal();
-    let net = saturn_pnml::read_pnml_bytes(&input.bytes, &input.name)
-        .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
+    let net = saturn_pnml::read_pnml_bytes_within(
+        &input.bytes,
+        &input.name,
+        saturn_model::petri::MAX_TOKENS,
+    )
+    .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
     let mut diags = Vec::new();
     let mut rendered = String::new();
     let mut entries = Vec::new();

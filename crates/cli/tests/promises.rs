@@ -164,6 +164,34 @@ fn huge_initial_marking_never_aborts() {
     );
 }
 
+/// A token count beyond what Saturn represents is refused with its position.
+#[test]
+fn token_count_out_of_range_has_a_position() {
+    let text = std::fs::read_to_string(net("huge-marking.pnml"))
+        .unwrap()
+        .replace("4000000000", "5000000000");
+    let out = saturn()
+        .args(["statespace", "-", "--json"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["file"], &d["line"]),
+        (&Json::from("<stdin>"), &Json::from(6)),
+        "{d}"
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("more than the 4294967294 supported"),
+        "{d}"
+    );
+}
+
 #[test]
 fn inhibitor_arcs_in_both_forms() {
     for form in ["attribute", "element"] {

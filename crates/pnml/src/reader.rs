@@ -144,6 +144,13 @@ pub enum PnmlError {
         text: String,
         reason: &'static str,
     },
+    #[error("{at}: {element} is {value}, more than the {max} supported")]
+    OutOfRange {
+        at: Location,
+        element: String,
+        value: u64,
+        max: u64,
+    },
     #[error("{at}: arc '{arc}' has arc type '{kind}', which is not supported (only normal, inhibitor and test arcs)")]
     UnsupportedArcType {
         at: Location,
@@ -185,6 +192,7 @@ impl PnmlError {
             | PlaceToPlace { at, .. }
             | TransitionToTransition { at, .. }
             | BadNumber { at, .. }
+            | OutOfRange { at, .. }
             | UnsupportedArcType { at, .. }
             | ConflictingArcTypes { at, .. }
             | InhibitorFromTransition { at, .. }
@@ -204,11 +212,20 @@ pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
 
 /// Read PNML from raw bytes (a file's content, standard input); `source_name` labels errors.
 pub fn read_pnml_bytes(bytes: &[u8], source_name: &str) -> Result<PetriNet, PnmlError> {
+    read_pnml_bytes_within(bytes, source_name, u64::MAX)
+}
+
+/// [`read_pnml_bytes`] with the bound of [`read_pnml_str_within`].
+pub fn read_pnml_bytes_within(
+    bytes: &[u8],
+    source_name: &str,
+    max: u64,
+) -> Result<PetriNet, PnmlError> {
     let text = std::str::from_utf8(bytes).map_err(|e| PnmlError::Io {
         path: PathBuf::from(source_name),
         message: format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
     })?;
-    read_pnml_str(text, source_name)
+    read_pnml_str_within(text, source_name, max)
 }
 
 /// Does this content look like PNML (an XML document: optional byte-order mark and blanks, then
@@ -222,6 +239,16 @@ pub fn looks_like_pnml(bytes: &[u8]) -> bool {
 
 /// Read PNML from a string; `source_name` labels error messages (a file name, `<stdin>`, ...).
 pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlError> {
+    read_pnml_str_within(text, source_name, u64::MAX)
+}
+
+/// [`read_pnml_str`], refusing (with its position) any initial marking or arc weight above
+/// `max`, e.g. [`saturn_model::petri::MAX_TOKENS`] for a net that is to be explored.
+pub fn read_pnml_str_within(
+    text: &str,
+    source_name: &str,
+    max: u64,
+) -> Result<PetriNet, PnmlError> {
     let doc = Document::parse(text).map_err(|e| PnmlError::Xml {
         at: Location::of_xml_error(&e, source_name, text),
         message: Location::xml_message(&e),
@@ -229,6 +256,7 @@ pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlErro
     Reader {
         doc: &doc,
         source: source_name,
+        max,
     }
     .read()
 }
@@ -259,6 +287,8 @@ struct RefNode<'a, 'input> {
 struct Reader<'a, 'input> {
     doc: &'a Document<'input>,
     source: &'a str,
+    /// The largest token count or arc weight accepted.
+    max: u64,
 }
 
 /// Net types that denote coloured (high-level) nets.
@@ -622,6 +652,14 @@ impl<'a, 'input> Reader<'a, 'input> {
             .map_err(|_| err("too large (more than 64 bits)"))?;
         if v == 0 && !allow_zero {
             return Err(err("arc weights must be positive"));
+        }
+        if v > self.max {
+            return Err(PnmlError::OutOfRange {
+                at: self.at(node),
+                element: element(),
+                value: v,
+                max: self.max,
+            });
         }
         Ok(v)
     }

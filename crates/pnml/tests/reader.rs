@@ -420,6 +420,29 @@ fn out_of_range_numbers_report_position() {
     )
     .unwrap();
     assert_eq!(net.places[0].initial, 4_000_000_000);
+    // a bound for nets to be explored: refused with the position of the place or arc
+    let text = doc(&format!(
+        r#"{PT}<place id="q">
+      <initialMarking><text>5000000000</text></initialMarking></place>"#
+    ));
+    let e = saturn_pnml::read_pnml_str_within(&text, "test.pnml", u32::MAX as u64 - 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("test.pnml:8:") && e.contains("5000000000, more than the 4294967294"),
+        "{e}"
+    );
+    let text = doc(&format!(
+        r#"{PT}<arc id="a" source="p" target="t"><inscription><text>11</text></inscription></arc>"#
+    ));
+    let e = saturn_pnml::read_pnml_str_within(&text, "test.pnml", 10)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("test.pnml:8:") && e.contains("arc 'a'"),
+        "{e}"
+    );
+    assert!(saturn_pnml::read_pnml_str_within(&text, "test.pnml", 11).is_ok());
 }
 
 #[test]
