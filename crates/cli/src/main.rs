@@ -168,8 +168,38 @@ fn fail(command: &str, model: &str, json: bool, e: anyhow::Error) -> ExitCode {
 /// Engines recurse once per level (thousands for contest nets): run on a thread with a big stack.
 const STACK_BYTES: usize = 1 << 30;
 
+/// Parse the command line. A usage error with `--json` among the arguments still prints one JSON
+/// object (status `error`), after clap's own message on stderr.
+fn parse_command_line() -> Result<Cli, ExitCode> {
+    let e = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let args: Vec<String> = std::env::args().collect();
+    let wants_json = args.iter().any(|a| a == "--json");
+    use clap::error::ErrorKind;
+    if !wants_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let _ = e.print();
+    let message = e
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or("invalid command line")
+        .trim_start_matches("error: ")
+        .to_string();
+    let f = Failure::error(message);
+    let command = args.get(1).map_or("", String::as_str);
+    let _ = out::println(report::failure_object(command, "", &f));
+    Err(ExitCode::from(2))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_command_line() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let (command, model, json) = cli.cmd.context();
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)

@@ -433,9 +433,18 @@ fn json_status_on_every_outcome() {
         3,
     );
     assert_envelope(&v, "memory");
-    // usage errors too
+    // usage errors too, including those of the argument parser
     let v = json(&["statespace", "/nonexistent.pnml", "--json"], 2);
     assert_envelope(&v, "error");
+    let v = json(&["statespace", "kanban:2", "--method", "dfs", "--json"], 2);
+    assert_envelope(&v, "error");
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("dfs"),
+        "{v}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
