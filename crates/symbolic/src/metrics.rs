@@ -22,7 +22,7 @@ const CHECK_EVERY: usize = 4096;
 /// Check `limits` when `i` is a multiple of [`CHECK_EVERY`].
 #[inline]
 fn check_at(i: usize, limits: &Limits) -> Result<(), Interrupted> {
-    if i % CHECK_EVERY == 0 {
+    if i.is_multiple_of(CHECK_EVERY) {
         limits.check()?;
     }
     Ok(())
