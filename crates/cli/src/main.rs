@@ -1,23 +1,36 @@
-//! `saturn`: the command-line front door. Thin: parses flags, calls the crates, prints.
+//! `saturn`: the command-line front door. Thin: parses flags, calls the crates, prints (through
+//! [`out`], so that no write can panic).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
+mod args;
 mod generate;
 mod load;
 mod mcc;
+mod out;
 mod parse_pnml;
 mod parse_prism;
 mod progress;
+mod report;
 mod statespace;
+
+use report::Failure;
 
 #[derive(Parser)]
 #[command(
     name = "saturn",
     version,
-    about = "Symbolic model checker: decision diagrams, saturation, CTMCs"
+    about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on decision diagrams",
+    long_about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on \
+decision diagrams (MDDs).\n\nToday: state spaces of P/T nets (PNML, contest model directories, \
+generated families) with the Model Checking Contest's StateSpace figures; reading and validating \
+(syntax, names, types) PRISM models and properties, CTL text and contest formula files (`parse`). \
+Model checking of formulas and CTMC analysis come next.\n\n\
+Exit status: 0 done, 1 problems found by `parse`, 2 an error that prevents the run (usage, I/O, an unreadable model), 3 a limit was reached, \
+141 standard output closed by its reader. With --json, one object on stdout in every case \
+(docs/json.md)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -28,75 +41,171 @@ struct Cli {
 enum Cmd {
     /// Generate the reachable state space of a Petri net and print its figures.
     Statespace(statespace::StateSpaceArgs),
-    /// Run a Model Checking Contest examination on a model directory, printing the contest's lines.
+    /// Answer a Model Checking Contest examination (StateSpace today) on a model directory.
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
-    /// Check a model (PRISM file or PNML) and its properties or formulas; print a summary.
+    /// Read and validate a model (PRISM file or PNML net) and its properties or formulas (no model
+    /// checking yet); print a summary.
     Parse(ParseArgs),
+    /// Print a shell completion script (e.g. `saturn completions bash > /etc/bash_completion.d/saturn`).
+    Completions { shell: clap_complete::Shell },
 }
 
 #[derive(clap::Args, Debug)]
 pub struct ParseArgs {
-    /// The model: a PRISM file, a PNML file, or an MCC model directory holding model.pnml.
-    pub model: PathBuf,
-    /// A PRISM property file.
+    /// The model: a PRISM file, a PNML file, `-` for standard input, or a contest model directory
+    /// holding model.pnml. PNML is recognised by its content (an XML document).
+    pub model: String,
+    /// A PRISM property file (PRISM models only).
     #[arg(long)]
-    pub props: Option<PathBuf>,
-    /// A contest formula XML file (for PNML models).
+    pub props: Option<std::path::PathBuf>,
+    /// A contest formula XML file (PNML nets only).
     #[arg(long)]
-    pub formulas: Option<PathBuf>,
-    /// A CTL formula in Saturn's text syntax (for PNML models).
+    pub formulas: Option<std::path::PathBuf>,
+    /// A CTL formula in Saturn's text syntax (PNML nets only).
     #[arg(long)]
     pub ctl: Vec<String>,
-    /// Values for undefined constants: `N=3,T=12` or ranges `T=1:1:5`.
+    /// Values for undefined constants: `N=3,T=12` or ranges `T=1:1:5` (PRISM models only).
     #[arg(long = "const")]
     pub consts: Vec<String>,
-    /// Print one JSON object on stdout.
+    /// Print one JSON object on stdout, also on failure; an array of them for a --const sweep.
     #[arg(long)]
     pub json: bool,
 }
 
-fn is_pnml(path: &std::path::Path) -> bool {
-    path.is_dir()
-        || path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pnml"))
+fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
+    let Some(input) = load::read_input(&args.model)? else {
+        return Err(Failure::error(format!(
+            "cannot read {}: no such file or directory",
+            args.model
+        ))
+        .into());
+    };
+    // flags of the other front-end are refused, not ignored
+    let (kind, foreign, hint) = if input.is_pnml() {
+        let foreign = args.props.is_some() || !args.consts.is_empty();
+        (
+            "a PNML net; --props and --const apply to PRISM models",
+            foreign,
+            "--formulas or --ctl",
+        )
+    } else {
+        let foreign = args.formulas.is_some() || !args.ctl.is_empty();
+        (
+            "a PRISM model; --formulas and --ctl apply to PNML nets",
+            foreign,
+            "--props",
+        )
+    };
+    if foreign {
+        return Err(Failure::error(format!("{}: {kind} (use {hint})", input.name)).into());
+    }
+    if input.is_pnml() {
+        parse_pnml::run(args, &input)
+    } else {
+        parse_prism::run(args, &input)
+    }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.cmd {
+impl Cmd {
+    /// The subcommand's name, its model as given, and whether it prints JSON.
+    fn context(&self) -> (&'static str, String, bool) {
+        match self {
+            Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
+            Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
+            Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
+            Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
+            Cmd::Completions { .. } => ("completions", String::new(), false),
+        }
+    }
+}
+
+fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
+    match cmd {
         Cmd::Statespace(a) => statespace::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
         Cmd::Generate(a) => generate::run(&a),
-        Cmd::Parse(args) => {
-            let ok = if is_pnml(&args.model) {
-                parse_pnml::run(&args)?
-            } else {
-                parse_prism::run(&args)?
-            };
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+        Cmd::Parse(a) => parse(&a),
+        Cmd::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "saturn", &mut buf);
+            out::print(&String::from_utf8_lossy(&buf))?;
+            Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// Report a run that ended without its result: stderr, the stdout line of contest mode or the
+/// JSON object, and the exit status. A closed stdout ends quietly.
+fn fail(command: &str, model: &str, json: bool, e: anyhow::Error) -> ExitCode {
+    if matches!(
+        e.downcast_ref::<out::OutputError>(),
+        Some(out::OutputError::Closed)
+    ) {
+        return ExitCode::from(out::CLOSED_PIPE_STATUS);
+    }
+    let f = Failure::from_error(e);
+    eprint!("{}", f.stderr_text());
+    let printed = if json {
+        out::println(report::failure_object(command, model, &f))
+    } else {
+        match &f.stdout_line {
+            Some(l) => out::println(l),
+            None => Ok(()),
+        }
+    };
+    match printed {
+        Err(out::OutputError::Closed) => ExitCode::from(out::CLOSED_PIPE_STATUS),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(f.exit.max(2))
+        }
+        Ok(()) => ExitCode::from(f.exit),
     }
 }
 
 /// Engines recurse once per level (thousands for contest nets): run on a thread with a big stack.
 const STACK_BYTES: usize = 1 << 30;
 
+/// Parse the command line. A usage error with `--json` among the arguments still prints one JSON
+/// object (status `error`), after clap's own message on stderr.
+fn parse_command_line() -> Result<Cli, ExitCode> {
+    let e = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let args: Vec<String> = std::env::args().collect();
+    let wants_json = args.iter().any(|a| a == "--json");
+    use clap::error::ErrorKind;
+    if !wants_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let _ = e.print();
+    let message = e
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or("invalid command line")
+        .trim_start_matches("error: ")
+        .to_string();
+    let f = Failure::error(message);
+    let command = args.get(1).map_or("", String::as_str);
+    let _ = out::println(report::failure_object(command, "", &f));
+    Err(ExitCode::from(2))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_command_line() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let (command, model, json) = cli.cmd.context();
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || match run(cli) {
+        .spawn(move || match run(cli.cmd) {
             Ok(code) => code,
-            Err(e) => {
-                eprintln!("error: {e:#}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail(command, &model, json, e),
         });
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,

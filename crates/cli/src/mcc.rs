@@ -1,13 +1,42 @@
-//! `saturn mcc MODEL_DIR --examination E`: the Model Checking Contest's conventions.
+//! `saturn mcc MODEL_DIR --examination E`: the Model Checking Contest's conventions. The answer
+//! lines go to stdout; `DO_NOT_COMPETE` for an examination Saturn does not answer yet or a
+//! coloured net; `CANNOT_COMPUTE` (exit 3) when a limit stops the run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::bail;
+use serde_json::json;
 
+use crate::args::{LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower};
-use crate::statespace::{limit_message, parse_method, parse_relations, LimitArgs, MCC_ORDER};
+use crate::out;
+use crate::report::{ok_object, Failure};
+use crate::statespace::MCC_ORDER;
+
+/// Every examination of the contest (its `BK_EXAMINATION` values).
+pub const EXAMINATIONS: &[&str] = &[
+    "StateSpace",
+    "GlobalProperties",
+    "ReachabilityDeadlock",
+    "QuasiLiveness",
+    "StableMarking",
+    "Liveness",
+    "OneSafe",
+    "UpperBounds",
+    "ReachabilityCardinality",
+    "ReachabilityFireability",
+    "CTLCardinality",
+    "CTLFireability",
+    "LTLCardinality",
+    "LTLFireability",
+];
+
+/// The examinations Saturn answers today.
+pub const ANSWERED: &[&str] = &["StateSpace"];
+
+/// The contest's word for "this tool does not take part in this examination".
+pub const DO_NOT_COMPETE: &str = "DO_NOT_COMPETE";
 
 #[derive(clap::Args, Debug)]
 pub struct MccArgs {
@@ -16,62 +45,190 @@ pub struct MccArgs {
     /// The examination; defaults to the BK_EXAMINATION environment variable.
     #[arg(long)]
     pub examination: Option<String>,
-    #[arg(long, default_value = "saturation")]
-    pub method: String,
-    /// Variable order (default: the auto portfolio; see `saturn statespace --help`).
-    #[arg(long, default_value = MCC_ORDER)]
-    pub order: String,
-    /// implicit or mdd (see `saturn statespace --help`).
-    #[arg(long, default_value = "implicit")]
-    pub relations: String,
+    /// The generation algorithm.
+    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
+    pub method: MethodArg,
+    /// The variable order.
+    #[arg(long, value_enum, default_value_t = MCC_ORDER)]
+    pub order: OrderArg,
+    /// How events are applied.
+    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
+    pub relations: RelationsArg,
+    /// Print one JSON object (with the contest lines under "lines") instead of the lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Limits; without --timeout, the BK_TIME_CONFINEMENT environment variable (seconds).
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
+/// Levenshtein distance (case-insensitive), for suggesting the examination meant.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The examination named `name`, or an error suggesting the nearest known name.
+pub fn examination(name: &str) -> Result<&'static str, Failure> {
+    if let Some(e) = EXAMINATIONS.iter().find(|e| **e == name) {
+        return Ok(e);
+    }
+    let nearest = EXAMINATIONS
+        .iter()
+        .min_by_key(|e| distance(name, e))
+        .copied()
+        .unwrap_or("StateSpace");
+    Err(Failure::error(format!(
+        "unknown examination '{name}'; did you mean '{nearest}'? (the contest's examinations: {})",
+        EXAMINATIONS.join(", ")
+    )))
+}
+
+/// The limits of a contest run: `--timeout`, else `BK_TIME_CONFINEMENT` seconds.
+fn contest_limits(a: &MccArgs) -> Result<LimitArgs, Failure> {
+    let mut l = a.limits.clone();
+    if l.timeout.is_none() {
+        if let Ok(v) = std::env::var("BK_TIME_CONFINEMENT") {
+            let secs: u64 = v.trim().parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                Failure::error(format!(
+                    "BK_TIME_CONFINEMENT='{v}': expected a positive number of seconds"
+                ))
+            })?;
+            l.timeout = Some(secs);
+        }
+    }
+    Ok(l)
+}
+
+/// Is this contest directory a coloured model (the contest's `iscolored` file says TRUE)?
+fn marked_coloured(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("iscolored")).is_ok_and(|s| s.trim() == "TRUE")
+}
+
+/// Print the contest lines (or the JSON object holding them).
+fn answer(
+    a: &MccArgs,
+    exam: &str,
+    lines: &[String],
+    extra: serde_json::Value,
+) -> anyhow::Result<ExitCode> {
+    if a.json {
+        let mut v = ok_object(
+            "mcc",
+            &a.model_dir.display().to_string(),
+            json!({ "examination": exam, "lines": lines }),
+        );
+        if let (Some(o), serde_json::Value::Object(x)) = (v.as_object_mut(), extra) {
+            o.extend(x);
+        }
+        out::println(v)?;
+    } else {
+        out::print(&lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let exam = match &a.examination {
+    let given = match &a.examination {
         Some(e) => e.clone(),
         None => match std::env::var("BK_EXAMINATION") {
             Ok(e) if !e.is_empty() => e,
-            _ => bail!("no examination: pass --examination or set BK_EXAMINATION"),
+            _ => {
+                return Err(Failure::error(
+                    "no examination: pass --examination or set BK_EXAMINATION",
+                )
+                .into())
+            }
         },
     };
-    match exam.as_str() {
-        "StateSpace" => state_space(a, start),
-        other => bail!("examination '{other}' is not supported yet (supported: StateSpace)"),
+    let exam = examination(&given)?;
+    let limits = contest_limits(a)?;
+    let dnc = || vec![DO_NOT_COMPETE.to_string()];
+    if !ANSWERED.contains(&exam) || marked_coloured(&a.model_dir) {
+        return answer(a, exam, &dnc(), json!({}));
     }
-}
-
-fn state_space(a: &MccArgs, start: Instant) -> anyhow::Result<ExitCode> {
-    let method = parse_method(&a.method)?;
-    let relations = parse_relations(&a.relations)?;
     let spec = a.model_dir.to_string_lossy().into_owned();
-    let net = load_net(&spec)?;
-    let models: Vec<_> = lower(&net, &a.order)?.into_iter().map(|(_, m)| m).collect();
+    let net = match load_net(&spec) {
+        Ok((net, _)) => net,
+        Err(e) => match e.downcast_ref::<saturn_pnml::PnmlError>() {
+            Some(saturn_pnml::PnmlError::Coloured { .. }) => {
+                return answer(a, exam, &dnc(), json!({}))
+            }
+            _ => return Err(e),
+        },
+    };
+    let models: Vec<_> = lower(&net, a.order)?.into_iter().map(|(_, m)| m).collect();
+    let levels = net.places.len();
     drop(net);
-    let limits = a.limits.limits(start);
-    let progress = crate::progress::reporter("StateSpace");
     match saturn_symbolic::statespace::generate_portfolio(
-        &models, method, relations, limits, progress,
+        &models,
+        a.method.method(),
+        a.relations.relations(),
+        limits.limits(start),
+        crate::progress::reporter("StateSpace", a.limits.progress, levels),
     ) {
         Ok((_, ss)) => {
             let m = &ss.metrics;
             let t = "TECHNIQUES DECISION_DIAGRAMS";
-            println!("STATE_SPACE STATES {} {t}", m.states);
-            println!("STATE_SPACE TRANSITIONS {} {t}", m.transitions);
-            println!("STATE_SPACE MAX_TOKEN_IN_PLACE {} {t}", m.max_local);
-            println!("STATE_SPACE MAX_TOKEN_PER_MARKING {} {t}", m.max_sum);
-            Ok(ExitCode::SUCCESS)
+            let lines = vec![
+                format!("STATE_SPACE STATES {} {t}", m.states),
+                format!("STATE_SPACE TRANSITIONS {} {t}", m.transitions),
+                format!("STATE_SPACE MAX_TOKEN_IN_PLACE {} {t}", m.max_local),
+                format!("STATE_SPACE MAX_TOKEN_PER_MARKING {} {t}", m.max_sum),
+            ];
+            let extra = json!({
+                "states": m.states.to_string(),
+                "transitions": m.transitions.to_string(),
+                "max_tokens_place": m.max_local,
+                "max_tokens_marking": m.max_sum,
+            });
+            answer(a, exam, &lines, extra)
         }
         Err(i) => {
-            println!("CANNOT_COMPUTE");
-            eprintln!(
-                "saturn: {}: StateSpace stopped, {}",
-                spec,
-                limit_message(i, &a.limits)
+            let mut f = Failure::interrupted(
+                i,
+                &format!("saturn: {spec}: StateSpace"),
+                limits.describe(i),
             );
-            Ok(ExitCode::from(3))
+            f.stdout_line = Some("CANNOT_COMPUTE".into());
+            Err(f.into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_is_levenshtein() {
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("StateSpace", "statespace"), 0);
+        assert_eq!(distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn misspelt_names_suggest_the_nearest() {
+        for (typo, meant) in [
+            ("StateSpce", "StateSpace"),
+            ("CTLFireabilty", "CTLFireability"),
+            ("ReachabilityDeadlok", "ReachabilityDeadlock"),
+            ("upperbounds", "UpperBounds"),
+        ] {
+            let msg = examination(typo).unwrap_err().to_string();
+            assert!(msg.contains(&format!("did you mean '{meant}'")), "{msg}");
+        }
+        assert_eq!(examination("LTLCardinality").unwrap(), "LTLCardinality");
     }
 }

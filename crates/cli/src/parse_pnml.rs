@@ -2,12 +2,15 @@
 //! optional contest formula file and `--ctl` formulas; prints a summary (or one JSON object).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::process::ExitCode;
 
 use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_pnml::formulas::read_formulas_file;
 
+use crate::load::Input;
+use crate::out;
+use crate::report::{ok_object, Diagnostic, Failure};
 use crate::ParseArgs;
 
 /// One formula of the summary.
@@ -52,30 +55,18 @@ fn has_temporal(s: &StateFormula) -> bool {
     }
 }
 
-fn model_path(args: &ParseArgs) -> PathBuf {
-    if args.model.is_dir() {
-        args.model.join("model.pnml")
-    } else {
-        args.model.clone()
-    }
-}
-
-/// Check the model and its properties; print the summary. `Ok(false)` when diagnostics were printed.
-pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
+/// Check the net, its formula file and `--ctl` formulas; print the summary. Every problem found
+/// is reported (a [`Failure`] with exit 1) rather than the first only.
+pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let color = std::io::stderr().is_terminal();
-    let path = model_path(args);
-    let net = match saturn_pnml::reader::read_pnml_file(&path) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(false);
-        }
-    };
-    if args.props.is_some() || !args.consts.is_empty() {
-        eprintln!("error: --props and --const apply to PRISM models; use --formulas or --ctl with a PNML net");
-        return Ok(false);
-    }
-    let mut ok = true;
+    let net = saturn_pnml::read_pnml_bytes_within(
+        &input.bytes,
+        &input.name,
+        saturn_model::petri::MAX_TOKENS,
+    )
+    .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
+    let mut diags = Vec::new();
+    let mut rendered = String::new();
     let mut entries = Vec::new();
     if let Some(f) = &args.formulas {
         match read_formulas_file(f, &net) {
@@ -87,8 +78,9 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
                 origin: "file",
             })),
             Err(e) => {
-                eprintln!("error: {e}");
-                ok = false;
+                let d = Diagnostic::of_formulas(&e);
+                rendered.push_str(&format!("error: {d}\n"));
+                diags.push(d);
             }
         }
     }
@@ -98,14 +90,17 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
     );
     for (i, src) in args.ctl.iter().enumerate() {
         let label = format!("--ctl #{}", i + 1);
-        let q = match parse_query(src) {
-            Ok(q) => q,
-            Err(e) => {
-                eprint!("{}", e.with_name(&label).render(color));
-                ok = false;
-                continue;
-            }
-        };
+        let q =
+            match parse_query(src) {
+                Ok(q) => q,
+                Err(e) => {
+                    diags.extend(e.errors.iter().map(|s| {
+                        Diagnostic::of_option(&label, src, s.span.start, s.message.clone())
+                    }));
+                    rendered.push_str(&e.with_name(&label).render(color));
+                    continue;
+                }
+            };
         match resolve(&q, &names) {
             Ok(r) => entries.push(Entry {
                 id: format!("ctl-{}", i + 1),
@@ -115,20 +110,24 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
                 text: q.to_string(),
             }),
             Err(errs) => {
-                eprint!("{}", errs.render(&label, src, color));
-                ok = false;
+                diags.extend(
+                    errs.0
+                        .iter()
+                        .map(|e| Diagnostic::of_option(&label, src, e.span().start, e.to_string())),
+                );
+                rendered.push_str(&errs.render(&label, src, color));
             }
         }
     }
-    if !ok {
-        return Ok(false);
+    if !diags.is_empty() {
+        return Err(Failure::input(diags).rendered(rendered).into());
     }
     if args.json {
-        println!("{}", json(&net, &entries));
+        out::println(ok_object("parse", &input.name, json(&net, &entries)))?;
     } else {
-        print!("{}", text(&net, &entries));
+        out::print(&text(&net, &entries))?;
     }
-    Ok(true)
+    Ok(ExitCode::SUCCESS)
 }
 
 fn arc_counts(net: &PetriNet) -> (usize, usize) {
@@ -175,6 +174,7 @@ fn json(net: &PetriNet, entries: &[Entry]) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
+        "input": "pnml",
         "net": net.name,
         "places": net.places.len(),
         "transitions": net.transitions.len(),

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::process::ExitCode;
 
 use serde_json::{json, Value as Json};
 
@@ -10,11 +11,10 @@ use saturn_prism::{
     PropertyFile, Source, VarKind,
 };
 
+use crate::load::Input;
+use crate::out;
+use crate::report::{failure_object, ok_object, Diagnostic, Failure};
 use crate::ParseArgs;
-
-fn report(d: &Diagnostics) {
-    eprint!("{}", d.render_with(std::io::stderr().is_terminal()));
-}
 
 fn value_json(v: Option<saturn_prism::Value>) -> Json {
     match v {
@@ -226,107 +226,127 @@ fn summary_json(model: &str, p: &Program, props: Option<(&str, &PropertyFile)>) 
     out
 }
 
-/// Check the model and its properties; print the summary. `Ok(false)` when diagnostics were printed.
-pub fn run(args: &ParseArgs) -> anyhow::Result<bool> {
-    let model_name = args.model.display().to_string();
-    let bytes =
-        std::fs::read(&args.model).map_err(|e| anyhow::anyhow!("cannot read {model_name}: {e}"))?;
-    let overrides = match ConstOverrides::parse_all(&args.consts) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: --const: {e}");
-            return Ok(false);
-        }
+/// A failure from the PRISM front-end's diagnostics (rendered with the source on stderr).
+fn prism_failure(d: &Diagnostics) -> Failure {
+    Failure::input(Diagnostic::of_prism(d)).rendered(d.render_with(std::io::stderr().is_terminal()))
+}
+
+/// A `--const` problem (no position: it is on the command line).
+fn const_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::input(vec![Diagnostic {
+        file: Some("--const".into()),
+        line: None,
+        column: None,
+        message: e.to_string(),
+    }])
+    .rendered(format!("error: --const: {e}\n"))
+}
+
+/// One run of a `--const` sweep: the program and its checked property file.
+fn check_run(
+    ast: &saturn_prism::ast::ModelFile,
+    ov: &ConstOverrides,
+    source: &Source,
+    props: Option<&(String, saturn_prism::ast::PropertiesFile, Source)>,
+) -> Result<(Program, Option<PropertyFile>), Failure> {
+    let prog =
+        saturn_prism::check_model_with_source(ast, ov, source).map_err(|d| prism_failure(&d))?;
+    let pf = match props {
+        None => None,
+        Some((_, past, psrc)) => Some(
+            saturn_prism::check_properties_with_source(past, &prog, psrc)
+                .map_err(|d| prism_failure(&d))?,
+        ),
     };
-    let assignments = match overrides.assignments() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: --const: {e}");
-            return Ok(false);
-        }
-    };
-    let ast = match parse_model_bytes(&bytes, &model_name) {
-        Ok(a) => a,
-        Err(d) => {
-            report(&d);
-            return Ok(false);
-        }
-    };
-    let source = Source::new(&model_name, &String::from_utf8_lossy(&bytes));
+    let unknown = saturn_prism::unknown_overrides(&prog, pf.as_ref());
+    if !unknown.is_empty() {
+        return Err(const_failure(format!(
+            "unknown constant(s): {}",
+            unknown.join(", ")
+        )));
+    }
+    Ok((prog, pf))
+}
+
+/// Check the model and its properties for every assignment of `--const`; print the summary
+/// (with `--json`, one object, or an array of one object per run for a sweep).
+pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
+    let model_name = input.name.clone();
+    let bytes = &input.bytes;
+    let overrides = ConstOverrides::parse_all(&args.consts).map_err(const_failure)?;
+    let assignments = overrides.assignments().map_err(const_failure)?;
+    let ast = parse_model_bytes(bytes, &model_name).map_err(|d| prism_failure(&d))?;
+    let source = Source::new(&model_name, &String::from_utf8_lossy(bytes));
     let props = match &args.props {
         None => None,
         Some(path) => {
             let name = path.display().to_string();
-            let pbytes =
-                std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
-            match parse_properties_ast_bytes(&pbytes, &name) {
-                Ok(a) => Some((
-                    name.clone(),
-                    a,
-                    Source::new(&name, &String::from_utf8_lossy(&pbytes)),
-                )),
-                Err(d) => {
-                    report(&d);
-                    return Ok(false);
-                }
-            }
+            let pbytes = std::fs::read(path)
+                .map_err(|e| Failure::error(format!("cannot read {name}: {e}")))?;
+            let a = parse_properties_ast_bytes(&pbytes, &name).map_err(|d| prism_failure(&d))?;
+            let src = Source::new(&name, &String::from_utf8_lossy(&pbytes));
+            Some((name, a, src))
         }
     };
-    let mut runs = Vec::new();
+    let sweep = assignments.len() > 1;
+    let mut objects = Vec::new();
     let mut texts = Vec::new();
+    let mut failed: Option<Failure> = None;
     for ov in &assignments {
-        let prog = match saturn_prism::check_model_with_source(&ast, ov, &source) {
-            Ok(p) => p,
-            Err(d) => {
-                report(&d);
-                return Ok(false);
-            }
-        };
-        let pf = match &props {
-            None => None,
-            Some((name, past, psrc)) => {
-                match saturn_prism::check_properties_with_source(past, &prog, psrc) {
-                    Ok(pf) => Some((name.as_str(), pf)),
-                    Err(d) => {
-                        report(&d);
-                        return Ok(false);
+        match check_run(&ast, ov, &source, props.as_ref()) {
+            Ok((prog, pf)) => {
+                let pf_ref = pf
+                    .as_ref()
+                    .map(|p| (props.as_ref().map_or("", |x| x.0.as_str()), p));
+                if args.json {
+                    let mut j = ok_object(
+                        "parse",
+                        &model_name,
+                        summary_json(&model_name, &prog, pf_ref),
+                    );
+                    if let Some(o) = j.as_object_mut() {
+                        o.insert("input".into(), json!("prism"));
+                        o.insert("const_assignment".into(), json!(ov.to_string()));
                     }
+                    objects.push(j);
+                } else {
+                    let mut t = String::new();
+                    if sweep {
+                        let _ = writeln!(t, "== constants {ov}");
+                    }
+                    t.push_str(&summary_text(&model_name, &prog, pf_ref));
+                    texts.push(t);
                 }
             }
-        };
-        let unknown = saturn_prism::unknown_overrides(&prog, pf.as_ref().map(|(_, p)| p));
-        if !unknown.is_empty() {
-            eprintln!(
-                "error: --const: unknown constant(s): {}",
-                unknown.join(", ")
-            );
-            return Ok(false);
-        }
-        let pf_ref = pf.as_ref().map(|(n, p)| (*n, p));
-        if args.json {
-            let mut j = summary_json(&model_name, &prog, pf_ref);
-            if let Some(o) = j.as_object_mut() {
-                o.insert("const_assignment".into(), json!(ov.to_string()));
+            Err(f) => {
+                if !sweep {
+                    return Err(f.into());
+                }
+                // a sweep goes on: this run's object says what failed, the exit status too
+                eprint!("== constants {ov}\n{}", f.stderr_text());
+                let mut j = failure_object("parse", &model_name, &f);
+                if let Some(o) = j.as_object_mut() {
+                    o.insert("input".into(), json!("prism"));
+                    o.insert("const_assignment".into(), json!(ov.to_string()));
+                }
+                objects.push(j);
+                failed = Some(f);
             }
-            runs.push(j);
-        } else {
-            let mut t = String::new();
-            if assignments.len() > 1 {
-                let _ = writeln!(t, "== constants {ov}");
-            }
-            t.push_str(&summary_text(&model_name, &prog, pf_ref));
-            texts.push(t);
         }
     }
     if args.json {
-        let out = if runs.len() == 1 {
-            runs.remove(0)
+        let out = if sweep {
+            Json::Array(objects)
         } else {
-            json!({ "model": model_name, "runs": runs })
+            objects.remove(0)
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        out::println(serde_json::to_string_pretty(&out)?)?;
     } else {
-        print!("{}", texts.join("\n"));
+        out::print(&texts.join("\n"))?;
     }
-    Ok(true)
+    Ok(if failed.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

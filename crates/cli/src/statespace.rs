@@ -1,180 +1,150 @@
 //! `saturn statespace MODEL [--method M] [--order O] [--json]`.
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::bail;
-use saturn_symbolic::{Interrupted, Limits, Method, Relations};
+use serde_json::json;
 
+use crate::args::{LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower, peak_memory_bytes};
+use crate::out;
+use crate::report::{ok_object, Failure};
 
 #[derive(clap::Args, Debug)]
 pub struct StateSpaceArgs {
-    /// A PNML file, an MCC model directory, or a generated instance `family:N` (e.g. kanban:10).
+    /// A PNML file, `-` for standard input, a contest model directory (holding model.pnml), or a
+    /// generated instance `family:N` (e.g. kanban:10).
     pub model: String,
-    /// bfs, bfs-frontier or saturation.
-    #[arg(long, default_value = "saturation")]
-    pub method: String,
-    /// Variable order: file-rev (default: best on the benchmark table), file, force, sloan, or
-    /// auto (a portfolio of sloan, force and file-rev by iterative deepening).
-    #[arg(long, default_value = DEFAULT_ORDER)]
-    pub order: String,
-    /// How events are applied: implicit (fired directly on MDD nodes) or mdd (relation MDDs
-    /// built on the fly as local states appear).
-    #[arg(long, default_value = "implicit")]
-    pub relations: String,
-    /// Print one JSON object on stdout.
+    /// The generation algorithm.
+    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
+    pub method: MethodArg,
+    /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
+    /// mcc` does].
+    #[arg(long, value_enum)]
+    pub order: Option<OrderArg>,
+    /// How events are applied.
+    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
+    pub relations: RelationsArg,
+    /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
-/// The default variable order of `statespace`: the best single order on the benchmark table
-/// (docs/benchmarks.md). `mcc` defaults to the `auto` portfolio instead, see [`MCC_ORDER`].
-pub const DEFAULT_ORDER: &str = "file-rev";
+/// The default variable order of `statespace` on a net file: the best single order on the
+/// benchmark table (docs/benchmarks.md).
+pub const DEFAULT_ORDER: OrderArg = OrderArg::FileRev;
 
-/// The default order of `saturn mcc`: contest models come in arbitrary place orders, and the
-/// portfolio finishes every oracle instance (no single order does).
-pub const MCC_ORDER: &str = "auto";
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct LimitArgs {
-    /// Stop cleanly after this many seconds.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
-    pub timeout: Option<u64>,
-    /// Stop cleanly when the process uses more than this many MiB.
-    #[arg(long = "max-memory", value_parser = clap::value_parser!(u64).range(1..=16_777_216))]
-    pub max_memory: Option<u64>,
-}
-
-impl LimitArgs {
-    pub fn limits(&self, start: Instant) -> Limits {
-        Limits {
-            deadline: self.timeout.map(|s| start + Duration::from_secs(s)),
-            max_memory: self.max_memory.map(|mb| mb * 1024 * 1024),
-        }
-    }
-}
-
-pub fn parse_relations(s: &str) -> anyhow::Result<Relations> {
-    match Relations::parse(s) {
-        Some(r) => Ok(r),
-        None => bail!("--relations '{s}': unknown mode (expected implicit or mdd)"),
-    }
-}
-
-pub fn parse_method(s: &str) -> anyhow::Result<Method> {
-    match Method::parse(s) {
-        Some(m) => Ok(m),
-        None => bail!("--method '{s}': unknown method (expected bfs, bfs-frontier or saturation)"),
-    }
-}
-
-pub fn limit_message(i: Interrupted, limits: &LimitArgs) -> String {
-    match i {
-        Interrupted::Timeout => format!("time limit of {} s reached", limits.timeout.unwrap_or(0)),
-        Interrupted::Memory => format!(
-            "memory limit of {} MiB reached",
-            limits.max_memory.unwrap_or(0)
-        ),
-        Interrupted::IndexTooLarge => format!(
-            "a place reached more tokens than a decision-diagram node can hold \
-             (over {} local states; the net may be unbounded)",
-            saturn_symbolic::max_dense_index(limits.max_memory.map(|m| m * 1048576))
-        ),
-        Interrupted::Budget => "step budget exhausted".to_string(),
-    }
-}
+/// The default order of `saturn mcc` (and of `statespace` on a contest directory): contest
+/// models come in arbitrary place orders, and the portfolio finishes every oracle instance (no
+/// single order does).
+pub const MCC_ORDER: OrderArg = OrderArg::Auto;
 
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let method = parse_method(&a.method)?;
-    let relations = parse_relations(&a.relations)?;
-    let net = load_net(&a.model)?;
-    let candidates = lower(&net, &a.order)?;
+    let method = a.method.method();
+    let relations = a.relations.relations();
+    let (net, contest_dir) = load_net(&a.model)?;
+    let order = a.order.unwrap_or(if contest_dir {
+        MCC_ORDER
+    } else {
+        DEFAULT_ORDER
+    });
+    let candidates = lower(&net, order)?;
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
     let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();
-    let (net_name, n_places, n_transitions) =
-        (net.name.clone(), net.places.len(), net.transitions.len());
+    let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
+    let net_name = net.name.clone();
     drop(net);
-    let (won, ss) = match saturn_symbolic::statespace::generate_portfolio(
+    let (won, ss) = saturn_symbolic::statespace::generate_portfolio(
         &models,
         method,
         relations,
         limits,
-        crate::progress::reporter("states"),
-    ) {
-        Ok(r) => r,
-        Err(i) => {
-            eprintln!(
-                "saturn: {}: stopped, {}; no result",
-                a.model,
-                limit_message(i, &a.limits)
-            );
-            return Ok(ExitCode::from(3));
-        }
-    };
+        crate::progress::reporter("states", a.limits.progress, n_places),
+    )
+    .map_err(|i| {
+        Failure::interrupted(
+            i,
+            &format!("saturn: {}: state-space generation", a.model),
+            a.limits.describe(i),
+        )
+    })?;
     let seconds = t0.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
     let m = &ss.metrics;
     if a.json {
-        let v = serde_json::json!({
-            "model": a.model,
-            "net": net_name,
-            "places": n_places,
-            "net_transitions": n_transitions,
-            "method": method.name(),
-            "relations": relations.name(),
-            "order": a.order,
-            "order_used": names[won],
-            "states": m.states.to_string(),
-            "transitions": m.transitions.to_string(),
-            "max_tokens_place": m.max_local,
-            "max_tokens_marking": m.max_sum,
-            "nodes_final": ss.nodes_final,
-            "nodes_peak": ss.nodes_peak,
-            "iterations": ss.reach.stats.iterations,
-            "generation_seconds": ss.generation_seconds,
-            "seconds": seconds,
-            "peak_memory_bytes": peak,
-        });
-        println!("{v}");
+        let v = ok_object(
+            "statespace",
+            &a.model,
+            json!({
+                "net": net_name,
+                "places": n_places,
+                "net_transitions": n_transitions,
+                "method": method.name(),
+                "relations": relations.name(),
+                "order": order.name(),
+                "order_used": names[won],
+                "states": m.states.to_string(),
+                "transitions": m.transitions.to_string(),
+                "max_tokens_place": m.max_local,
+                "max_tokens_marking": m.max_sum,
+                "nodes_final": ss.nodes_final,
+                "nodes_peak": ss.nodes_peak,
+                "iterations": ss.reach.stats.iterations,
+                "generation_seconds": ss.generation_seconds,
+                "seconds": seconds,
+                "peak_memory_bytes": peak,
+            }),
+        );
+        out::println(v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "model: {} ({} places, {} transitions)",
+        a.model, n_places, n_transitions
+    );
+    if order.name() == names[won] {
+        let _ = writeln!(t, "method: {}, order: {}", method.name(), order.name());
     } else {
-        println!(
-            "model: {} ({} places, {} transitions)",
-            a.model, n_places, n_transitions
+        let _ = writeln!(
+            t,
+            "method: {}, order: {} (used {})",
+            method.name(),
+            order.name(),
+            names[won]
         );
-        if a.order == names[won] {
-            println!("method: {}, order: {}", method.name(), a.order);
-        } else {
-            println!(
-                "method: {}, order: {} (used {})",
-                method.name(),
-                a.order,
-                names[won]
-            );
+    }
+    let _ = writeln!(t, "states: {}", m.states);
+    let _ = writeln!(t, "reachability-graph edges: {}", m.transitions);
+    let _ = writeln!(t, "max tokens in a place: {}", m.max_local);
+    let _ = writeln!(t, "max tokens in a marking: {}", m.max_sum);
+    let _ = writeln!(
+        t,
+        "MDD nodes: {} final, {} peak",
+        ss.nodes_final, ss.nodes_peak
+    );
+    if method != saturn_symbolic::Method::Saturation {
+        let _ = writeln!(t, "iterations: {}", ss.reach.stats.iterations);
+    }
+    let _ = writeln!(
+        t,
+        "time: {seconds:.3} s (generation {:.3} s)",
+        ss.generation_seconds
+    );
+    match peak {
+        Some(b) => {
+            let _ = writeln!(t, "peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0));
         }
-        println!("states: {}", m.states);
-        println!("transitions: {}", m.transitions);
-        println!("max tokens in a place: {}", m.max_local);
-        println!("max tokens in a marking: {}", m.max_sum);
-        println!(
-            "MDD nodes: {} final, {} peak",
-            ss.nodes_final, ss.nodes_peak
-        );
-        if method != Method::Saturation {
-            println!("iterations: {}", ss.reach.stats.iterations);
-        }
-        println!(
-            "time: {seconds:.3} s (generation {:.3} s)",
-            ss.generation_seconds
-        );
-        match peak {
-            Some(b) => println!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
-            None => println!("peak memory: unknown"),
+        None => {
+            let _ = writeln!(t, "peak memory: unknown");
         }
     }
+    out::print(&t)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 const NET: &str = r#"<?xml version="1.0"?>
 <pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">
   <net id="toy-net" type="http://www.pnml.org/version-2009/grammar/ptnet">
@@ -97,10 +100,25 @@ fn json_output() {
         .args(["--ctl", "EX t1_never_mind_this_is_a_place > 0"])
         .arg("--json")
         .assert()
-        .failure() // unknown place
+        .code(1) // unknown place
         .get_output()
         .clone();
-    assert!(out.stdout.is_empty());
+    // still one JSON object: the status and where the problem is
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "error");
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["file"], &d["line"], &d["column"]),
+        (
+            &serde_json::json!("--ctl #1"),
+            &serde_json::json!(1),
+            &serde_json::json!(4)
+        )
+    );
+    assert!(
+        d["message"].as_str().unwrap().contains("t1_never_mind"),
+        "{d}"
+    );
     let out = saturn()
         .arg("parse")
         .arg(dir.join("model.pnml"))
@@ -228,7 +246,7 @@ fn missing_or_broken_model() {
         .arg("parse")
         .arg(dir.join("none.pnml"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("error:"));
     saturn()
         .arg("parse")
@@ -240,15 +258,12 @@ fn missing_or_broken_model() {
 
 #[test]
 fn mcc_instance() {
-    let root = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    let dir = root.join("Kanban-PT-00005");
-    if !dir.is_dir() {
-        eprintln!("notice: {} is absent; skipping", dir.display());
+    let Some(dir) = shared::existing(
+        shared::benchmarks("mcc/Kanban-PT-00005"),
+        "skipping the contest-instance parse test",
+    ) else {
         return;
-    }
+    };
     let out = saturn()
         .arg("parse")
         .arg(&dir)

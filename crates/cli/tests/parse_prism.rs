@@ -1,9 +1,12 @@
 //! `saturn parse` on PRISM models and property files.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
 
 const MODEL: &str = "// two queues\nctmc\nconst int N;\nconst double mu = 2;\nglobal g : [0..1];\nformula busy = x > 0;\n\
 module Q1\n  x : [0..N] init 0;\n  [arrive] x < N -> 1.5 : (x'=x+1);\n  [serve] busy -> mu : (x'=x-1);\nendmodule\n\
@@ -105,7 +108,9 @@ fn constant_ranges_give_several_runs() {
         .unwrap();
     assert!(out.status.success());
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let runs = j["runs"].as_array().unwrap();
+    let runs = j
+        .as_array()
+        .expect("a sweep prints an array of run objects");
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[1]["constants"][0]["value"], 2);
     saturn()
@@ -245,14 +250,12 @@ fn missing_file_is_an_error() {
 
 #[test]
 fn benchmark_kanban() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/ctmc/kanban"
-    ));
-    if !dir.is_dir() {
-        eprintln!("notice: {} absent, skipping", dir.display());
+    let Some(dir) = shared::existing(
+        shared::benchmarks("ctmc/kanban"),
+        "skipping the PRISM benchmark parse test",
+    ) else {
         return;
-    }
+    };
     saturn()
         .arg("parse")
         .arg(dir.join("kanban.prism"))

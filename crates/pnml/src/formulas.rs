@@ -84,6 +84,22 @@ pub enum FormulaError {
     },
 }
 
+impl FormulaError {
+    /// Where the problem is, when it has a position in the document.
+    pub fn location(&self) -> Option<&Location> {
+        use FormulaError::*;
+        match self {
+            Io { .. } => None,
+            Xml { at, .. }
+            | UnknownElement { at, .. }
+            | Structure { at, .. }
+            | UnknownPlace { at, .. }
+            | UnknownTransition { at, .. }
+            | Invalid { at, .. } => Some(at),
+        }
+    }
+}
+
 /// Read a formula file and resolve its names against `net`.
 pub fn read_formulas_file(path: &Path, net: &PetriNet) -> Result<Vec<NamedFormula>, FormulaError> {
     let text = read_text(path)?;
@@ -179,7 +195,7 @@ pub fn parse_formulas_str(
 
 fn parse_document(text: &str, source_name: &str) -> Result<Vec<ParsedFormula>, FormulaError> {
     let doc = Document::parse(text).map_err(|e| FormulaError::Xml {
-        at: Location::of_xml_error(&e, source_name),
+        at: Location::of_xml_error(&e, source_name, text),
         message: Location::xml_message(&e),
     })?;
     let r = Reader {

@@ -5,4 +5,7 @@ pub mod formulas;
 pub mod reader;
 pub mod writer;
 
-pub use reader::{read_pnml_file, read_pnml_str, Location, PnmlError};
+pub use reader::{
+    looks_like_pnml, read_pnml_bytes, read_pnml_bytes_within, read_pnml_file, read_pnml_str,
+    read_pnml_str_within, Location, PnmlError,
+};

@@ -9,8 +9,10 @@
 //!
 //! Arc kinds: an arc may carry `<type value="inhibitor"/>` (PNML 2009 "special arcs" extension,
 //! `inhibitorptnet` net type), also written `<type><text>inhibitor</text></type>` or with an
-//! `<arctype>` element instead of `<type>`. `normal` is the default; `test` / `read` arcs are read
-//! as an input plus an output arc of the same weight (same semantics); `reset` arcs are refused.
+//! `<arctype>` element instead of `<type>`, or a `type="inhibitor"` attribute on `<arc>` itself
+//! (TAPAAL's form); both forms on one arc must agree. `normal` is the default; `test` / `read`
+//! arcs are read as an input plus an output arc of the same weight (same semantics); any other
+//! type (`reset`, `transport`, unknown words) is refused with its position.
 //!
 //! Coloured nets (`symmetricnet`, high-level nets, `hlinitialMarking`, `hlinscription`, sorts and
 //! declarations) are refused with an error naming the construct.
@@ -45,13 +47,28 @@ impl Location {
             .replace('\t', "\\t")
     }
 
-    /// Where `roxmltree` found a syntax error in `source`.
-    pub(crate) fn of_xml_error(e: &roxmltree::Error, source: &str) -> Location {
-        let pos = e.pos();
+    /// Where `roxmltree` found a syntax error in the document `text` named `source`. For a
+    /// document cut short (roxmltree reports those at 1:1) it is where the content ends: just
+    /// after its last non-blank character.
+    pub(crate) fn of_xml_error(e: &roxmltree::Error, source: &str, text: &str) -> Location {
+        use roxmltree::Error as E;
+        let (line, column) = match e {
+            E::UnclosedRootNode | E::UnexpectedEndOfStream | E::NoRootNode => {
+                let content = text.trim_end();
+                let line_start = content.rfind('\n').map_or(0, |i| i + 1);
+                let line = content.matches('\n').count() + 1;
+                let column = content[line_start..].chars().count() + 1;
+                (
+                    u32::try_from(line).unwrap_or(u32::MAX),
+                    u32::try_from(column).unwrap_or(u32::MAX),
+                )
+            }
+            _ => (e.pos().row, e.pos().col),
+        };
         Location {
             source: source.to_string(),
-            line: pos.row,
-            column: pos.col,
+            line,
+            column,
         }
     }
 }
@@ -127,11 +144,25 @@ pub enum PnmlError {
         text: String,
         reason: &'static str,
     },
+    #[error("{at}: {element} is {value}, more than the {max} supported")]
+    OutOfRange {
+        at: Location,
+        element: String,
+        value: u64,
+        max: u64,
+    },
     #[error("{at}: arc '{arc}' has arc type '{kind}', which is not supported (only normal, inhibitor and test arcs)")]
     UnsupportedArcType {
         at: Location,
         arc: String,
         kind: String,
+    },
+    #[error("{at}: arc '{arc}' has type '{attribute}' in its attribute but '{element}' in its <type> element")]
+    ConflictingArcTypes {
+        at: Location,
+        arc: String,
+        attribute: String,
+        element: String,
     },
     #[error("{at}: inhibitor arc '{arc}' must go from a place to a transition")]
     InhibitorFromTransition { at: Location, arc: String },
@@ -143,28 +174,89 @@ pub enum PnmlError {
     },
 }
 
+impl PnmlError {
+    /// Where the problem is, when it has a position in the document.
+    pub fn location(&self) -> Option<&Location> {
+        use PnmlError::*;
+        match self {
+            Io { .. } | NoNet { .. } => None,
+            Xml { at, .. }
+            | SeveralNets { at, .. }
+            | Coloured { at, .. }
+            | MissingAttribute { at, .. }
+            | DuplicateId { at, .. }
+            | UnknownNode { at, .. }
+            | UnknownReference { at, .. }
+            | ReferenceCycle { at, .. }
+            | ReferenceKind { at, .. }
+            | PlaceToPlace { at, .. }
+            | TransitionToTransition { at, .. }
+            | BadNumber { at, .. }
+            | OutOfRange { at, .. }
+            | UnsupportedArcType { at, .. }
+            | ConflictingArcTypes { at, .. }
+            | InhibitorFromTransition { at, .. }
+            | WeightOverflow { at, .. } => Some(at),
+        }
+    }
+}
+
 /// Read a PNML file.
 pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
     let bytes = std::fs::read(path).map_err(|e| PnmlError::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| PnmlError::Io {
-        path: path.to_path_buf(),
-        message: format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to()),
+    read_pnml_bytes(&bytes, &path.display().to_string())
+}
+
+/// Read PNML from raw bytes (a file's content, standard input); `source_name` labels errors.
+pub fn read_pnml_bytes(bytes: &[u8], source_name: &str) -> Result<PetriNet, PnmlError> {
+    read_pnml_bytes_within(bytes, source_name, u64::MAX)
+}
+
+/// [`read_pnml_bytes`] with the bound of [`read_pnml_str_within`].
+pub fn read_pnml_bytes_within(
+    bytes: &[u8],
+    source_name: &str,
+    max: u64,
+) -> Result<PetriNet, PnmlError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| PnmlError::Io {
+        path: PathBuf::from(source_name),
+        message: format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
     })?;
-    read_pnml_str(&text, &path.display().to_string())
+    read_pnml_str_within(text, source_name, max)
+}
+
+/// Does this content look like PNML (an XML document: optional byte-order mark and blanks, then
+/// `<`)? PRISM files never start with `<`, so front-ends dispatch on content, not extension.
+pub fn looks_like_pnml(bytes: &[u8]) -> bool {
+    let b = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
+    b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<')
 }
 
 /// Read PNML from a string; `source_name` labels error messages (a file name, `<stdin>`, ...).
 pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlError> {
+    read_pnml_str_within(text, source_name, u64::MAX)
+}
+
+/// [`read_pnml_str`], refusing (with its position) any initial marking or arc weight above
+/// `max`, e.g. [`saturn_model::petri::MAX_TOKENS`] for a net that is to be explored.
+pub fn read_pnml_str_within(
+    text: &str,
+    source_name: &str,
+    max: u64,
+) -> Result<PetriNet, PnmlError> {
     let doc = Document::parse(text).map_err(|e| PnmlError::Xml {
-        at: Location::of_xml_error(&e, source_name),
+        at: Location::of_xml_error(&e, source_name, text),
         message: Location::xml_message(&e),
     })?;
     Reader {
         doc: &doc,
         source: source_name,
+        max,
     }
     .read()
 }
@@ -195,6 +287,8 @@ struct RefNode<'a, 'input> {
 struct Reader<'a, 'input> {
     doc: &'a Document<'input>,
     source: &'a str,
+    /// The largest token count or arc weight accepted.
+    max: u64,
 }
 
 /// Net types that denote coloured (high-level) nets.
@@ -559,30 +653,59 @@ impl<'a, 'input> Reader<'a, 'input> {
         if v == 0 && !allow_zero {
             return Err(err("arc weights must be positive"));
         }
+        if v > self.max {
+            return Err(PnmlError::OutOfRange {
+                at: self.at(node),
+                element: element(),
+                value: v,
+                max: self.max,
+            });
+        }
         Ok(v)
     }
 
+    /// The arc's type, from the `type` attribute (`<arc type="inhibitor">`, as TAPAAL and
+    /// others write it) or a `<type>` / `<arctype>` child element (PNML special-arcs form). When
+    /// both are given they must agree.
     fn arc_kind(&self, arc: Node, id: &str) -> Result<ArcKind, PnmlError> {
-        let Some(ty) = arc
+        let attribute = arc.attribute("type").map(|v| (v.trim().to_string(), arc));
+        let element = arc
             .children()
             .find(|n| n.has_tag_name("type") || n.has_tag_name("arctype"))
-        else {
-            return Ok(ArcKind::Normal);
-        };
-        let value = ty
-            .attribute("value")
-            .map(str::to_string)
-            .or_else(|| label_text(arc, ty.tag_name().name()).map(|s| s.trim().to_string()))
-            .unwrap_or_default();
-        match value.to_ascii_lowercase().as_str() {
+            .map(|ty| {
+                let value = ty
+                    .attribute("value")
+                    .map(|v| v.trim().to_string())
+                    .or_else(|| label_text(arc, ty.tag_name().name()).map(|s| s.trim().to_string()))
+                    .unwrap_or_default();
+                (value, ty)
+            });
+        let kind = |(value, at): &(String, Node)| match value.to_ascii_lowercase().as_str() {
             "" | "normal" => Ok(ArcKind::Normal),
             "inhibitor" => Ok(ArcKind::Inhibitor),
             "test" | "read" => Ok(ArcKind::Test),
             _ => Err(PnmlError::UnsupportedArcType {
-                at: self.at(ty),
+                at: self.at(*at),
                 arc: id.into(),
-                kind: truncate(&value),
+                kind: truncate(value),
             }),
+        };
+        match (&attribute, &element) {
+            (None, None) => Ok(ArcKind::Normal),
+            (Some(a), None) => kind(a),
+            (None, Some(e)) => kind(e),
+            (Some(a), Some(e)) => {
+                let (ka, ke) = (kind(a)?, kind(e)?);
+                if ka != ke {
+                    return Err(PnmlError::ConflictingArcTypes {
+                        at: self.at(e.1),
+                        arc: id.into(),
+                        attribute: truncate(&a.0),
+                        element: truncate(&e.0),
+                    });
+                }
+                Ok(ka)
+            }
         }
     }
 }

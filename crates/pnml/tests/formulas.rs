@@ -8,6 +8,9 @@ use saturn_logic::{parse_query, CmpOp, Query};
 use saturn_model::{PetriNet, Place, Transition};
 use saturn_pnml::formulas::*;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 fn net() -> PetriNet {
     let place = |id: &str| Place {
         id: id.into(),
@@ -299,19 +302,7 @@ fn deepest_accepted_xml_prints_and_reparses() {
 }
 
 fn benchmarks() -> Option<PathBuf> {
-    let p = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!(
-            "notice: {} is absent; skipping the MCC formula tests",
-            p.display()
-        );
-        None
-    }
+    shared::existing(shared::benchmarks("mcc"), "skipping the MCC formula tests")
 }
 
 /// Formula ids of one examination in `oracle.txt`, in file order.

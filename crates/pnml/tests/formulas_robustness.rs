@@ -5,6 +5,9 @@ use proptest::prelude::*;
 use saturn_model::{PetriNet, Place, Transition};
 use saturn_pnml::formulas::{parse_formulas_str, read_formulas_str};
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 const SAMPLE: &str = r#"<?xml version="1.0"?>
 <property-set xmlns="http://mcc.lip6.fr/">
   <property><id>S-00</id><description>d</description><formula>
@@ -20,20 +23,17 @@ const SAMPLE: &str = r#"<?xml version="1.0"?>
 "#;
 
 fn corpus() -> Vec<String> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc/Dekker-PT-010"
-    );
+    let dir = shared::benchmarks("mcc/Dekker-PT-010");
     let mut out = vec![SAMPLE.to_string()];
     for f in [
         "CTLCardinality.xml",
         "ReachabilityFireability.xml",
         "UpperBounds.xml",
     ] {
-        match std::fs::read_to_string(format!("{dir}/{f}")) {
+        match std::fs::read_to_string(dir.join(f)) {
             // keep the cases fast: the first properties only
             Ok(t) => out.push(t.chars().take(6000).collect()),
-            Err(_) => eprintln!("notice: {dir}/{f} absent; mutating the built-in sample only"),
+            Err(_) => shared::absent(&dir.join(f), "mutating the built-in sample only"),
         }
     }
     out

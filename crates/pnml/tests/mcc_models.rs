@@ -4,20 +4,11 @@ use std::path::PathBuf;
 
 use saturn_pnml::read_pnml_file;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 fn mcc_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: {} is absent; skipping the MCC model tests",
-            dir.display()
-        );
-        None
-    }
+    shared::existing(shared::benchmarks("mcc"), "skipping the MCC model tests")
 }
 
 /// `(places, transitions)` from the `# net: places=.. transitions=..` line of an oracle.

@@ -326,3 +326,131 @@ fn single_line_file_and_no_namespace() {
     assert_eq!(net.places[0].initial, 1);
     assert_eq!(net.transitions[0].inputs.len(), 1);
 }
+
+/// TAPAAL's form `<arc type="inhibitor">` is an inhibitor arc, exactly like the element form.
+#[test]
+fn arc_type_attribute_form() {
+    for arc in [
+        r#"<arc id="a" source="p" target="t" type="inhibitor"/>"#,
+        r#"<arc id="a" source="p" target="t" type=" Inhibitor "/>"#,
+        r#"<arc id="a" source="p" target="t" type="inhibitor"><type value="inhibitor"/></arc>"#,
+    ] {
+        let net = read_pnml_str(&doc(&format!("{PT}{arc}")), "x").unwrap();
+        let t = &net.transitions[0];
+        assert_eq!(
+            (t.inhibitors.len(), t.inputs.len(), t.outputs.len()),
+            (1, 0, 0),
+            "{arc}"
+        );
+    }
+    let net = read_pnml_str(
+        &doc(&format!(
+            r#"{PT}<arc id="a" source="p" target="t" type="normal"/><arc id="b" source="t" target="p" type="test"/>"#
+        )),
+        "x",
+    )
+    .unwrap();
+    // the normal arc and the test arc's input half merge (weight 2); the test arc's output half
+    let t = &net.transitions[0];
+    assert_eq!(
+        (t.inputs.len(), t.outputs.len(), t.inhibitors.len()),
+        (1, 1, 0)
+    );
+    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (2, 1));
+}
+
+/// Reset, transport and unknown arc types are refused in both forms, with the arc's position.
+#[test]
+fn unsupported_arc_types_refused_with_position() {
+    for (kind, form) in [
+        ("reset", "attr"),
+        ("transport", "attr"),
+        ("bogus", "attr"),
+        ("reset", "elem"),
+        ("transport", "elem"),
+        ("bogus", "elem"),
+    ] {
+        let arc = if form == "attr" {
+            format!(r#"<arc id="a" source="p" target="t" type="{kind}"/>"#)
+        } else {
+            format!(r#"<arc id="a" source="p" target="t"><type value="{kind}"/></arc>"#)
+        };
+        // the arc is on line 8 of the document (after PT's three lines)
+        let msg = err(&doc(&format!("{PT}{arc}")));
+        assert!(
+            msg.contains(&format!("'{kind}'")) && msg.contains("not supported"),
+            "{msg}"
+        );
+        assert!(msg.starts_with("test.pnml:8:"), "file:line:column: {msg}");
+    }
+    let msg = err(&doc(&format!(
+        r#"{PT}<arc id="a" source="p" target="t" type="normal"><type value="inhibitor"/></arc>"#
+    )));
+    assert!(
+        msg.contains("'normal'") && msg.contains("'inhibitor'"),
+        "{msg}"
+    );
+}
+
+/// A document cut short reports the line where it ends.
+#[test]
+fn truncated_document_reports_its_last_line() {
+    let full = doc(&format!(r#"{PT}<arc id="a" source="p" target="t"/>"#));
+    for cut in [full.len() / 2, full.len() - 10, full.len() - 1] {
+        let text = &full[..cut];
+        let last_line = text.trim_end().lines().count();
+        let msg = err(text);
+        assert!(
+            msg.starts_with(&format!("test.pnml:{last_line}:")),
+            "cut at {cut} (line {last_line}): {msg}"
+        );
+    }
+}
+
+/// A token count or weight that does not fit reports the position of its element.
+#[test]
+fn out_of_range_numbers_report_position() {
+    let msg = err(&doc(r#"<place id="p">
+      <initialMarking><text>99999999999999999999999</text></initialMarking></place>"#));
+    assert!(msg.starts_with("test.pnml:5:"), "{msg}");
+    assert!(msg.contains("too large"), "{msg}");
+    let net = read_pnml_str(
+        &doc(r#"<place id="p"><initialMarking><text>4000000000</text></initialMarking></place>"#),
+        "x",
+    )
+    .unwrap();
+    assert_eq!(net.places[0].initial, 4_000_000_000);
+    // a bound for nets to be explored: refused with the position of the place or arc
+    let text = doc(&format!(
+        r#"{PT}<place id="q">
+      <initialMarking><text>5000000000</text></initialMarking></place>"#
+    ));
+    let e = saturn_pnml::read_pnml_str_within(&text, "test.pnml", u32::MAX as u64 - 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("test.pnml:8:") && e.contains("5000000000, more than the 4294967294"),
+        "{e}"
+    );
+    let text = doc(&format!(
+        r#"{PT}<arc id="a" source="p" target="t"><inscription><text>11</text></inscription></arc>"#
+    ));
+    let e = saturn_pnml::read_pnml_str_within(&text, "test.pnml", 10)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("test.pnml:8:") && e.contains("arc 'a'"),
+        "{e}"
+    );
+    assert!(saturn_pnml::read_pnml_str_within(&text, "test.pnml", 11).is_ok());
+}
+
+#[test]
+fn pnml_recognised_by_content() {
+    use saturn_pnml::looks_like_pnml;
+    assert!(looks_like_pnml(doc("").as_bytes()));
+    assert!(looks_like_pnml(b"\xEF\xBB\xBF  \n<pnml/>"));
+    assert!(!looks_like_pnml(b"ctmc\nmodule m endmodule"));
+    assert!(!looks_like_pnml(b"// <comment>\ndtmc"));
+    assert!(!looks_like_pnml(b""));
+}

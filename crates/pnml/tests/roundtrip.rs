@@ -6,6 +6,9 @@ use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_pnml::reader::read_pnml_str;
 use saturn_pnml::writer::write_pnml;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 #[test]
 fn families_round_trip() {
     for f in FAMILIES {
@@ -173,12 +176,9 @@ proptest! {
 /// Damage a real MCC model the same way (skipped when the benchmarks are absent).
 #[test]
 fn damaged_mcc_model_never_panics() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc/Kanban-PT-00005/model.pnml"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("notice: {path} is absent; skipping");
+    let path = shared::benchmarks("mcc/Kanban-PT-00005/model.pnml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        shared::absent(&path, "skipping the damaged contest model test");
         return;
     };
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(300));

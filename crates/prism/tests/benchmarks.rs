@@ -8,20 +8,11 @@ use saturn_prism::{
     check_model, load_model, parse_model, parse_properties, parse_properties_ast, ConstOverrides,
 };
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 fn ctmc_dir() -> Option<PathBuf> {
-    let p = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/ctmc"
-    ));
-    if p.is_dir() {
-        Some(p.to_path_buf())
-    } else {
-        eprintln!(
-            "notice: {} not found, skipping benchmark tests",
-            p.display()
-        );
-        None
-    }
+    shared::existing(shared::benchmarks("ctmc"), "skipping the benchmark tests")
 }
 
 /// (dir, model, constants, propfile) from every results.txt record.

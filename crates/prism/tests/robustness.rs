@@ -1,13 +1,14 @@
 //! No input makes the parsers or checkers panic, loop or blow up: random bytes, mutations of
 //! real files, deep nesting, huge literals, invalid UTF-8, formula explosions.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use saturn_prism::{
     check_model, parse_model, parse_model_bytes, parse_properties, parse_properties_ast_bytes,
     ConstOverrides, Program,
 };
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
 
 /// A model of our own using most of the language (used when ../shared is absent, and always).
 const BUNDLED_MODEL: &str = r#"// bundled test model
@@ -56,12 +57,9 @@ fn corpus() -> Vec<(String, String)> {
         ("bundled.prism".to_string(), BUNDLED_MODEL.to_string()),
         ("bundled.props".to_string(), BUNDLED_PROPS.to_string()),
     ];
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/ctmc"
-    ));
+    let dir = shared::benchmarks("ctmc");
     if dir.is_dir() {
-        for d in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        for d in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             for f in std::fs::read_dir(d.path()).into_iter().flatten().flatten() {
                 let n = f.file_name().to_string_lossy().to_string();
                 if n.ends_with(".prism") || n.ends_with(".sm") || n.ends_with(".props") {
@@ -72,10 +70,7 @@ fn corpus() -> Vec<(String, String)> {
             }
         }
     } else {
-        eprintln!(
-            "notice: {} absent; mutating the bundled files only",
-            dir.display()
-        );
+        shared::absent(&dir, "mutating the bundled files only");
     }
     v.sort();
     v

@@ -7,22 +7,16 @@ use std::path::PathBuf;
 use saturn_pnml::read_pnml_file;
 use saturn_reference::explore_petri;
 
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
 const MAX_STATES: u64 = 200_000;
 
 fn mcc_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: {} is absent; skipping the MCC state-space tests",
-            dir.display()
-        );
-        None
-    }
+    shared::existing(
+        shared::benchmarks("mcc"),
+        "skipping the MCC state-space tests",
+    )
 }
 
 fn field(line: &str, key: &str) -> u64 {

@@ -14,6 +14,20 @@ use rustc_hash::FxHashMap;
 use saturn_dd::{Forest, NodeId};
 use saturn_model::{LocalFn, Model};
 
+use crate::limits::{Interrupted, Limits};
+
+/// The limits are checked once per this many nodes visited (and at every level).
+const CHECK_EVERY: usize = 4096;
+
+/// Check `limits` when `i` is a multiple of [`CHECK_EVERY`].
+#[inline]
+fn check_at(i: usize, limits: &Limits) -> Result<(), Interrupted> {
+    if i.is_multiple_of(CHECK_EVERY) {
+        limits.check()?;
+    }
+    Ok(())
+}
+
 /// The StateSpace figures of a set of states.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateSpaceMetrics {
@@ -178,6 +192,15 @@ pub struct Layers {
 
 impl Layers {
     pub fn new(forest: &Forest, root: NodeId) -> Layers {
+        match Layers::within(forest, root, &Limits::none()) {
+            Ok(l) => l,
+            Err(_) => unreachable!("no limits, no interruption"),
+        }
+    }
+
+    /// [`Layers::new`], stopping when a limit is reached.
+    pub fn within(forest: &Forest, root: NodeId, limits: &Limits) -> Result<Layers, Interrupted> {
+        let mut visited = 0usize;
         let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); forest.num_levels() + 1];
         let mut pos: Vec<u32> = vec![u32::MAX; forest.id_bound()];
         let mut stack = vec![root];
@@ -185,12 +208,14 @@ impl Layers {
             if n.is_terminal() || pos[n.index()] != u32::MAX {
                 continue;
             }
+            visited += 1;
+            check_at(visited, limits)?;
             let l = forest.level(n);
             pos[n.index()] = by_level[l].len() as u32;
             by_level[l].push(n);
             stack.extend(forest.edges(n).iter().map(|e| e.child));
         }
-        Layers { by_level, pos }
+        Ok(Layers { by_level, pos })
     }
 
     /// The number of non-terminal nodes.
@@ -201,16 +226,18 @@ impl Layers {
 
 /// The counts by a sweep from the bottom level up, keeping only two levels of figures at a
 /// time (memory stays proportional to the widest level, not to the whole diagram). Figures
-/// are kept in dense vectors indexed by a node's position within its level.
+/// are kept in dense vectors indexed by a node's position within its level. `Ok(None)` when a
+/// count overflows `C`.
 fn count_with<C: Count>(
     forest: &Forest,
     model: &Model,
     root: NodeId,
     layers: &Layers,
-) -> Option<(C, C)> {
+    limits: &Limits,
+) -> Result<Option<(C, C)>, Interrupted> {
     let k = forest.num_levels();
     if root.is_empty() {
-        return Some((C::zero(), C::zero()));
+        return Ok(Some((C::zero(), C::zero())));
     }
     let Layers { by_level, pos } = layers;
     let (mut sweep, empty_support) = ClassSweep::new(model, k);
@@ -219,7 +246,9 @@ fn count_with<C: Count>(
     let mut card_below: Vec<C> = Vec::new();
     let mut trans_below: Vec<C> = Vec::new();
     let mut class_below: Vec<Vec<C>> = Vec::new();
+    let mut visited = 0usize;
     for l in 1..=k {
+        limits.check()?;
         let classes = sweep.level(l);
         let width = by_level[l].len();
         let mut card_here: Vec<C> = Vec::with_capacity(width);
@@ -235,18 +264,20 @@ fn count_with<C: Count>(
             })
             .collect();
         for &n in &by_level[l] {
+            visited += 1;
+            check_at(visited, limits)?;
             let mut card = C::zero();
             let mut trans = C::zero();
             for x in forest.edges(n) {
                 let c = x.child;
                 if c.is_terminal() {
                     if c == NodeId::ONE && !card.add(&one) {
-                        return None;
+                        return Ok(None);
                     }
                 } else {
                     let p = pos[c.index()] as usize;
                     if !card.add(&card_below[p]) || !trans.add(&trans_below[p]) {
-                        return None;
+                        return Ok(None);
                     }
                 }
             }
@@ -267,11 +298,11 @@ fn count_with<C: Count>(
                         en.add(&src[pos[c.index()] as usize])
                     };
                     if !ok {
-                        return None;
+                        return Ok(None);
                     }
                 }
                 if cl.tops_here > 0 && !trans.add_times(&en, cl.tops_here) {
-                    return None;
+                    return Ok(None);
                 }
                 if cl.continues {
                     class_here[ci].push(en);
@@ -293,18 +324,24 @@ fn count_with<C: Count>(
     };
     // events with an empty support are enabled in every state
     if !trans.add_times(&states, empty_support) {
-        return None;
+        return Ok(None);
     }
-    Some((states, trans))
+    Ok(Some((states, trans)))
 }
 
 /// Number of states and of (state, enabled event) pairs in the set `root` (a quasi-reduced node
 /// at the top level of `forest`, whose levels are `model`'s).
-fn counts(forest: &Forest, model: &Model, root: NodeId, layers: &Layers) -> (BigUint, BigUint) {
-    if let Some((s, t)) = count_with::<u128>(forest, model, root, layers) {
-        return (s.into_big(), t.into_big());
+fn counts(
+    forest: &Forest,
+    model: &Model,
+    root: NodeId,
+    layers: &Layers,
+    limits: &Limits,
+) -> Result<(BigUint, BigUint), Interrupted> {
+    if let Some((s, t)) = count_with::<u128>(forest, model, root, layers, limits)? {
+        return Ok((s.into_big(), t.into_big()));
     }
-    count_with::<BigUint>(forest, model, root, layers).unwrap_or_default()
+    Ok(count_with::<BigUint>(forest, model, root, layers, limits)?.unwrap_or_default())
 }
 
 /// The largest local state index at each level over the set (`result[k-1]` for level `k`).
@@ -321,12 +358,18 @@ fn max_local_in(forest: &Forest, layers: &Layers) -> Vec<u32> {
 }
 
 /// The largest sum of local states over the states of the set (max tokens in one marking).
-fn max_sum_in(forest: &Forest, root: NodeId, layers: &Layers) -> u64 {
+fn max_sum_in(
+    forest: &Forest,
+    root: NodeId,
+    layers: &Layers,
+    limits: &Limits,
+) -> Result<u64, Interrupted> {
     if root.is_terminal() {
-        return 0;
+        return Ok(0);
     }
     let mut below: Vec<u64> = Vec::new();
     for ns in &layers.by_level[1..] {
+        limits.check()?;
         let here: Vec<u64> = ns
             .iter()
             .map(|&n| {
@@ -347,21 +390,35 @@ fn max_sum_in(forest: &Forest, root: NodeId, layers: &Layers) -> u64 {
             .collect();
         below = here;
     }
-    below[layers.pos[root.index()] as usize]
+    Ok(below[layers.pos[root.index()] as usize])
 }
 
 /// All four StateSpace figures, and the number of nodes of the set.
 pub fn state_space_metrics(forest: &Forest, model: &Model, root: NodeId) -> StateSpaceMetrics {
-    let layers = Layers::new(forest, root);
-    let (states, transitions) = counts(forest, model, root, &layers);
+    match state_space_metrics_within(forest, model, root, &Limits::none()) {
+        Ok(m) => m,
+        Err(_) => unreachable!("no limits, no interruption"),
+    }
+}
+
+/// [`state_space_metrics`], stopping with `Err` when a limit is reached (checked at every level
+/// and every few thousand nodes of each pass).
+pub fn state_space_metrics_within(
+    forest: &Forest,
+    model: &Model,
+    root: NodeId,
+    limits: &Limits,
+) -> Result<StateSpaceMetrics, Interrupted> {
+    let layers = Layers::within(forest, root, limits)?;
+    let (states, transitions) = counts(forest, model, root, &layers, limits)?;
     let max_local = max_local_in(forest, &layers).into_iter().max().unwrap_or(0) as u64;
-    StateSpaceMetrics {
+    Ok(StateSpaceMetrics {
         states,
         transitions,
         max_local,
-        max_sum: max_sum_in(forest, root, &layers),
+        max_sum: max_sum_in(forest, root, &layers, limits)?,
         nodes: layers.nodes(),
-    }
+    })
 }
 
 /// A big count as `f64` (for display of magnitudes).

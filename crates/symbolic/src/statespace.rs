@@ -5,7 +5,7 @@ use std::time::Instant;
 use saturn_dd::NodeId;
 use saturn_model::Model;
 
-use crate::metrics::{state_space_metrics, StateSpaceMetrics};
+use crate::metrics::{state_space_metrics_within, StateSpaceMetrics};
 use crate::{Direction, Interrupted, Limits, Method, Reach, Relations};
 
 /// The result of a state-space generation run.
@@ -110,7 +110,7 @@ fn generate_budgeted(
         eprintln!("after generation: {}", crate::limits::peak_rss_report());
     }
     limits.check()?;
-    let metrics = state_space_metrics(&reach.forest, model, states);
+    let metrics = state_space_metrics_within(&reach.forest, model, states, &limits)?;
     let nodes_final = metrics.nodes;
     let nodes_peak = reach.forest.stats().nodes_peak;
     if std::env::var_os("SATURN_STATS").is_some() {

@@ -1,19 +1,16 @@
 //! The Model Checking Contest's own StateSpace answers: every instance under
 //! `../shared/benchmarks/mcc/` is generated with saturation and the `auto` order portfolio (60 s each, or
-//! `SATURN_MCC_TIMEOUT` seconds); every answer that finishes must equal the oracle's four
-//! figures. Skips with a notice when the benchmarks are absent.
+//! `SATURN_MCC_TIMEOUT` seconds); every instance must be answered within that limit and every
+//! answer must equal the oracle's four figures. Skips with a notice when the benchmarks are
+//! absent, and fails instead under `SATURN_REQUIRE_SHARED=1` (CI).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use saturn_symbolic::{statespace, Limits, Method};
 
-fn bench_dir() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ))
-}
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
 
 fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
     let text = std::fs::read_to_string(dir.join("oracle.txt")).ok()?;
@@ -35,12 +32,9 @@ fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
 
 #[test]
 fn mcc_state_space_oracles() {
-    let dir = bench_dir();
+    let dir = shared::benchmarks("mcc");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "notice: {} absent; MCC StateSpace oracle test skipped",
-            dir.display()
-        );
+        shared::absent(&dir, "MCC StateSpace oracle test skipped");
         return;
     };
     let secs: u64 = std::env::var("SATURN_MCC_TIMEOUT")
@@ -109,6 +103,10 @@ fn mcc_state_space_oracles() {
     assert!(
         disagree.is_empty(),
         "disagreements with the contest's oracle: {disagree:?}"
+    );
+    assert!(
+        unfinished.is_empty(),
+        "every instance must be answered within {secs} s; unfinished: {unfinished:?}"
     );
     assert!(agree > 0, "no instance finished");
 }

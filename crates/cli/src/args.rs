@@ -1,0 +1,115 @@
+//! Options shared by the subcommands: value lists for `--help` and completions (clap
+//! `ValueEnum`), limits, progress.
+
+use std::time::{Duration, Instant};
+
+use clap::ValueEnum;
+use saturn_symbolic::{Interrupted, Limits, Method, Relations};
+
+/// A state-space generation algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Breadth-first: S ← S ∪ N(S) until no change.
+    Bfs,
+    /// Breadth-first on the frontier only.
+    #[value(alias = "frontier")]
+    BfsFrontier,
+    /// Saturation: fire events bottom-up to a local fixpoint (the fastest).
+    #[value(alias = "sat")]
+    Saturation,
+}
+
+impl MethodArg {
+    pub fn method(self) -> Method {
+        match self {
+            MethodArg::Bfs => Method::Bfs,
+            MethodArg::BfsFrontier => Method::BfsFrontier,
+            MethodArg::Saturation => Method::Saturation,
+        }
+    }
+}
+
+/// A variable order (which place goes on which level of the decision diagram).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// Places in file order, first place at the top.
+    File,
+    /// Places in reverse file order (the best single order on the benchmark table).
+    FileRev,
+    /// FORCE: places moved towards the centre of gravity of their transitions.
+    Force,
+    /// Sloan's profile-reducing order.
+    Sloan,
+    /// A portfolio of sloan, force and file-rev by iterative deepening (the first to finish).
+    Auto,
+}
+
+impl OrderArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            OrderArg::File => "file",
+            OrderArg::FileRev => "file-rev",
+            OrderArg::Force => "force",
+            OrderArg::Sloan => "sloan",
+            OrderArg::Auto => "auto",
+        }
+    }
+}
+
+/// How events are applied to state sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RelationsArg {
+    /// Fired directly on MDD nodes from their local functions.
+    Implicit,
+    /// Relation MDDs built on the fly as local states appear.
+    Mdd,
+}
+
+impl RelationsArg {
+    pub fn relations(self) -> Relations {
+        match self {
+            RelationsArg::Implicit => Relations::Implicit,
+            RelationsArg::Mdd => Relations::Mdd,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Stop cleanly (exit 3) after this many seconds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub timeout: Option<u64>,
+    /// Stop cleanly (exit 3) when the process uses more than this many MiB.
+    #[arg(long = "max-memory", value_parser = clap::value_parser!(u64).range(1..=16_777_216))]
+    pub max_memory: Option<u64>,
+    /// Show the progress line on stderr even when it is not a terminal (logs, CI).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+impl LimitArgs {
+    pub fn limits(&self, start: Instant) -> Limits {
+        Limits {
+            deadline: self.timeout.map(|s| start + Duration::from_secs(s)),
+            max_memory: self.max_memory.map(|mb| mb * 1024 * 1024),
+        }
+    }
+
+    /// Which limit `i` is, in words.
+    pub fn describe(&self, i: Interrupted) -> String {
+        match i {
+            Interrupted::Timeout | Interrupted::Budget => {
+                format!("time limit of {} s reached", self.timeout.unwrap_or(0))
+            }
+            Interrupted::Memory => format!(
+                "memory limit of {} MiB reached",
+                self.max_memory.unwrap_or(0)
+            ),
+            Interrupted::IndexTooLarge => format!(
+                "a place reached more tokens than a decision-diagram node can hold \
+                 (over {} local states; the net may be unbounded)",
+                saturn_symbolic::max_dense_index(self.max_memory.map(|m| m * 1048576))
+            ),
+        }
+    }
+}

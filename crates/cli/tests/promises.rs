@@ -1,0 +1,543 @@
+//! The CLI's promises (issue 7): limits that hold on a net without a token bound, both PNML arc
+//! forms, no panic on output, the contest's conventions, one JSON object per run, `-` as
+//! standard input. Test nets are in `tests/nets/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value as Json;
+
+#[path = "../../bench/src/child.rs"]
+#[allow(dead_code)]
+mod child;
+
+fn saturn() -> Command {
+    Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
+}
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("saturn")
+}
+
+fn net(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/nets")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A temporary directory holding `model.pnml` copied from `tests/nets/<name>`.
+struct ContestDir(PathBuf);
+impl ContestDir {
+    fn new(name: &str) -> ContestDir {
+        let dir = std::env::temp_dir().join(format!(
+            "saturn-promises-{}-{}",
+            name.replace('.', "-"),
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(net(name), dir.join("model.pnml")).unwrap();
+        ContestDir(dir)
+    }
+    fn path(&self) -> String {
+        self.0.display().to_string()
+    }
+}
+impl Drop for ContestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn no_panic(stderr: &str) {
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("memory allocation of"),
+        "{stderr}"
+    );
+}
+
+/// Run saturn measured (wall time, peak RSS of the child); killed after 20 s.
+fn measured(args: &[&str]) -> child::Measured {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    child::run(&bin(), &args, Duration::from_secs(20)).unwrap()
+}
+
+fn exit_code(m: &child::Measured) -> Option<i32> {
+    match m.exit {
+        child::Exit::Code(c) => Some(c),
+        _ => None,
+    }
+}
+
+const MIB: u64 = 1024 * 1024;
+
+#[test]
+fn unbounded_net_stops_at_the_time_limit() {
+    let unbounded = net("unbounded.pnml");
+    let dir = ContestDir::new("unbounded.pnml");
+    for args in [
+        vec!["statespace", unbounded.as_str(), "--timeout", "5"],
+        vec![
+            "mcc",
+            &dir.path(),
+            "--examination",
+            "StateSpace",
+            "--timeout",
+            "5",
+        ],
+    ] {
+        let m = measured(&args);
+        assert_eq!(
+            exit_code(&m),
+            Some(3),
+            "{args:?}: {:?} {}",
+            m.exit,
+            m.stderr
+        );
+        assert!(m.wall_seconds < 7.0, "{args:?}: {:.1} s", m.wall_seconds);
+        no_panic(&m.stderr);
+        assert!(m.stderr.contains("time limit of 5 s"), "{}", m.stderr);
+        if args[0] == "mcc" {
+            assert_eq!(m.stdout.trim(), "CANNOT_COMPUTE");
+        }
+    }
+}
+
+#[test]
+fn unbounded_net_stops_at_the_memory_limit() {
+    let unbounded = net("unbounded.pnml");
+    let dir = ContestDir::new("unbounded.pnml");
+    for args in [
+        vec!["statespace", unbounded.as_str(), "--max-memory", "500"],
+        vec![
+            "mcc",
+            &dir.path(),
+            "--examination",
+            "StateSpace",
+            "--max-memory",
+            "500",
+        ],
+    ] {
+        let m = measured(&args);
+        assert_eq!(
+            exit_code(&m),
+            Some(3),
+            "{args:?}: {:?} {}",
+            m.exit,
+            m.stderr
+        );
+        assert!(
+            m.peak_rss_bytes < 500 * MIB,
+            "{args:?}: peak {} MiB",
+            m.peak_rss_bytes / MIB
+        );
+        no_panic(&m.stderr);
+    }
+}
+
+/// 4e9 tokens in the initial marking: an answer or a clean stop, never an abort.
+#[test]
+fn huge_initial_marking_never_aborts() {
+    let huge = net("huge-marking.pnml");
+    let m = measured(&[
+        "statespace",
+        &huge,
+        "--timeout",
+        "10",
+        "--max-memory",
+        "1000",
+    ]);
+    no_panic(&m.stderr);
+    match exit_code(&m) {
+        Some(0) => assert!(m.stdout.contains("states: 4000000001"), "{}", m.stdout),
+        Some(2 | 3) => assert!(m.stderr.starts_with("error: "), "{}", m.stderr),
+        _ => panic!("{:?}: {}", m.exit, m.stderr),
+    }
+    assert!(
+        m.peak_rss_bytes < 1000 * MIB,
+        "peak {} MiB",
+        m.peak_rss_bytes / MIB
+    );
+}
+
+/// A token count beyond what Saturn represents is refused with its position.
+#[test]
+fn token_count_out_of_range_has_a_position() {
+    let text = std::fs::read_to_string(net("huge-marking.pnml"))
+        .unwrap()
+        .replace("4000000000", "5000000000");
+    let out = saturn()
+        .args(["statespace", "-", "--json"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["file"], &d["line"]),
+        (&Json::from("<stdin>"), &Json::from(6)),
+        "{d}"
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("more than the 4294967294 supported"),
+        "{d}"
+    );
+}
+
+#[test]
+fn inhibitor_arcs_in_both_forms() {
+    for form in ["attribute", "element"] {
+        let v = json(
+            &[
+                "statespace",
+                &net(&format!("inhibitor-{form}.pnml")),
+                "--json",
+            ],
+            0,
+        );
+        assert_eq!(v["states"], "3", "{form}");
+        assert_eq!(v["transitions"], "2", "{form}");
+        assert_eq!(v["max_tokens_place"], 2, "{form}");
+    }
+    saturn()
+        .args(["parse", &net("inhibitor-attribute.pnml")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("arcs: 2 (1 inhibitor)"));
+}
+
+#[test]
+fn other_arc_types_refused_with_position() {
+    for kind in ["reset", "transport", "bogus"] {
+        let file = net(&format!("arc-{kind}.pnml"));
+        saturn()
+            .args(["statespace", &file])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!("{file}:9:7:")))
+            .stderr(predicate::str::contains(format!("arc type '{kind}'")));
+    }
+}
+
+/// Run saturn with `args`, expecting `code`, and parse stdout as one JSON value.
+fn json(args: &[&str], code: i32) -> Json {
+    let out = saturn().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    no_panic(&err);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: not one JSON value ({e}): {err}"))
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let dir = std::env::temp_dir().join(format!("saturn-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prism = dir.join("k.prism");
+    std::fs::write(
+        &prism,
+        "ctmc\nconst int t;\nmodule m\n x : [0..3] init 0;\n [] x<3 -> 1.0 : (x'=x+1);\nendmodule\n",
+    )
+    .unwrap();
+    let prism = prism.display().to_string();
+    for args in [
+        vec!["generate", "philosophers", "2000"],
+        vec!["parse", prism.as_str(), "--const", "t=1:1:50"],
+        vec!["parse", prism.as_str(), "--const", "t=1:1:50", "--json"],
+        vec!["completions", "bash"],
+    ] {
+        let mut child = StdCommand::new(bin())
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // read one byte then close the pipe, as `| head -c1` does
+        let mut stdout = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        std::io::Read::read_exact(&mut stdout, &mut one).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(0 | 141)),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+        assert_eq!(err, "", "{args:?}: quiet");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn full_disk_and_unwritable_output_are_errors() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [
+        vec!["statespace", "kanban:5"],
+        vec!["statespace", "kanban:5", "--json"],
+        vec!["generate", "kanban", "3"],
+        vec!["completions", "zsh"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = StdCommand::new(bin())
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot write to standard output"), "{err}");
+        assert!(err.contains("No space left on device"), "{err}");
+        no_panic(&err);
+    }
+    saturn()
+        .args(["generate", "kanban", "2", "-o", "/nonexistent-dir/k.pnml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot write to '/nonexistent-dir/k.pnml'",
+        ));
+}
+
+#[test]
+fn contest_conventions() {
+    let dir = ContestDir::new("inhibitor-attribute.pnml");
+    for exam in [
+        "CTLFireability",
+        "UpperBounds",
+        "LTLCardinality",
+        "ReachabilityDeadlock",
+    ] {
+        saturn()
+            .args(["mcc", &dir.path(), "--examination", exam])
+            .assert()
+            .success()
+            .stdout("DO_NOT_COMPETE\n");
+    }
+    saturn()
+        .args(["mcc", &dir.path(), "--examination", "StateSpce"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("did you mean 'StateSpace'"));
+    saturn()
+        .args(["mcc", &dir.path()])
+        .env("BK_EXAMINATION", "CTLFireabilty")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean 'CTLFireability'"));
+    let coloured = ContestDir::new("coloured.pnml");
+    saturn()
+        .args(["mcc", &coloured.path(), "--examination", "StateSpace"])
+        .assert()
+        .success()
+        .stdout("DO_NOT_COMPETE\n");
+    saturn()
+        .args(["mcc", &dir.path(), "--examination", "StateSpace"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("STATE_SPACE STATES 3 "));
+    // BK_TIME_CONFINEMENT is the default time limit
+    let unbounded = ContestDir::new("unbounded.pnml");
+    let out = saturn()
+        .args(["mcc", &unbounded.path(), "--examination", "StateSpace"])
+        .env("BK_TIME_CONFINEMENT", "1")
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "CANNOT_COMPUTE\n");
+    // statespace on a contest directory uses mcc's default order
+    let v = json(&["statespace", &dir.path(), "--json"], 0);
+    assert_eq!(v["order"], "auto");
+}
+
+fn assert_envelope(v: &Json, status: &str) {
+    for key in ["command", "model", "status", "diagnostics"] {
+        assert!(v.get(key).is_some(), "no {key} in {v}");
+    }
+    assert_eq!(v["status"], status, "{v}");
+}
+
+#[test]
+fn json_status_on_every_outcome() {
+    // success
+    let v = json(&["statespace", "kanban:2", "--json"], 0);
+    assert_envelope(&v, "ok");
+    assert_eq!(v["states"], "4600");
+    // parse error: the position of the problem
+    let dir = std::env::temp_dir().join(format!("saturn-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("cut.pnml");
+    let text = std::fs::read_to_string(net("unbounded.pnml")).unwrap();
+    std::fs::write(&cut, &text[..text.find("<arc id=\"out\"").unwrap()]).unwrap();
+    let cut = cut.display().to_string();
+    for command in ["statespace", "parse"] {
+        let code = if command == "parse" { 1 } else { 2 };
+        let v = json(&[command, &cut, "--json"], code);
+        assert_envelope(&v, "error");
+        let d = &v["diagnostics"][0];
+        assert_eq!(d["file"], cut.as_str());
+        assert_eq!(d["line"], 8, "the line where the document ends: {d}");
+        assert!(d["column"].as_u64().is_some(), "{d}");
+        assert!(
+            d["message"].as_str().unwrap().contains("malformed XML"),
+            "{d}"
+        );
+    }
+    // the same keys for a PRISM model's error
+    let prism = dir.join("bad.prism");
+    std::fs::write(
+        &prism,
+        "ctmc\nmodule m\n x : [0..2] init 0;\n [] x<2 -> (x'=y);\nendmodule\n",
+    )
+    .unwrap();
+    let v = json(&["parse", &prism.display().to_string(), "--json"], 1);
+    assert_envelope(&v, "error");
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (&d["line"], &d["column"]),
+        (&Json::from(4), &Json::from(16)),
+        "{d}"
+    );
+    let keys = |v: &Json| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(
+        keys(d),
+        keys(&json(&["statespace", &cut, "--json"], 2)["diagnostics"][0])
+    );
+    // timeout and memory
+    let v = json(&["statespace", "queens:14", "--timeout", "1", "--json"], 3);
+    assert_envelope(&v, "timeout");
+    let v = json(
+        &["statespace", "queens:12", "--max-memory", "1", "--json"],
+        3,
+    );
+    assert_envelope(&v, "memory");
+    // usage errors too, including those of the argument parser
+    let v = json(&["statespace", "/nonexistent.pnml", "--json"], 2);
+    assert_envelope(&v, "error");
+    let v = json(&["statespace", "kanban:2", "--method", "dfs", "--json"], 2);
+    assert_envelope(&v, "error");
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("dfs"),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stdin_and_content_detection() {
+    let text = std::fs::read(net("inhibitor-attribute.pnml")).unwrap();
+    saturn()
+        .args(["statespace", "-"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("states: 3\n"))
+        .stdout(predicate::str::contains("reachability-graph edges: 2\n"));
+    saturn()
+        .args(["parse", "-", "--json"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"model\":\"<stdin>\""));
+    // PNML without the .pnml extension, PRISM from stdin
+    let dir = std::env::temp_dir().join(format!("saturn-content-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("net.xml");
+    std::fs::write(&f, &text).unwrap();
+    saturn()
+        .args(["statespace", f.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("states: 3\n"));
+    saturn()
+        .args(["parse", "-"])
+        .write_stdin("dtmc\nmodule m\n x : bool;\n [] true -> (x'=!x);\nendmodule\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("type: dtmc"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn flags_that_do_not_apply_are_refused() {
+    saturn()
+        .args(["parse", "-", "--ctl", "AG true"])
+        .write_stdin("ctmc\nmodule m\n x : bool;\nendmodule\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--ctl apply to PNML nets"));
+    saturn()
+        .args(["parse", &net("unbounded.pnml"), "--const", "N=1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--const apply to PRISM models"));
+    saturn()
+        .args(["statespace", "kanban:2", "--method", "dfs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bfs-frontier"));
+}
+
+#[test]
+fn help_lists_values_and_completions_work() {
+    saturn()
+        .args(["statespace", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("file-rev"))
+        .stdout(predicate::str::contains("bfs-frontier"))
+        .stdout(predicate::str::contains("implicit"))
+        .stdout(predicate::str::contains("--progress"));
+    for shell in ["bash", "zsh", "fish"] {
+        saturn()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("statespace"));
+    }
+}
+
+#[test]
+fn progress_on_demand() {
+    let out = saturn()
+        .args(["statespace", "queens:14", "--timeout", "2", "--progress"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("states: level "), "a progress line: {err}");
+    assert!(
+        err.contains(" of 210, "),
+        "level N of 210 (queens 14 has 210 places): {err}"
+    );
+    let out = saturn()
+        .args(["statespace", "queens:14", "--timeout", "1"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("states: level"));
+}

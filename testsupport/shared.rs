@@ -1,0 +1,42 @@
+//! Where the oracle tests find the shared benchmarks, and what they do when they are absent.
+//! Included by the tests of every crate: `#[path = "../../../testsupport/shared.rs"] mod shared;`.
+//!
+//! A developer without `../shared` gets a notice and the test passes without its oracle; CI
+//! (`.ci/run`) sets `SATURN_REQUIRE_SHARED=1`, under which a missing oracle fails the test, so
+//! no oracle test can pass by skipping.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/benchmarks/<rel>` next to the workspace.
+pub fn benchmarks(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/benchmarks")
+        .join(rel)
+}
+
+/// Must the shared benchmarks be present (`SATURN_REQUIRE_SHARED` set to anything but `0`)?
+pub fn required() -> bool {
+    std::env::var("SATURN_REQUIRE_SHARED").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Called where an oracle test would skip because `what` is absent: fails the test under
+/// `SATURN_REQUIRE_SHARED=1`, otherwise prints a notice saying what is left out.
+pub fn absent(what: &Path, left_out: &str) {
+    assert!(
+        !required(),
+        "{} is absent and SATURN_REQUIRE_SHARED is set: {left_out} cannot be skipped",
+        what.display()
+    );
+    eprintln!("notice: {} is absent; {left_out}", what.display());
+}
+
+/// `path` if it exists, else `None` after [`absent`].
+pub fn existing(path: PathBuf, left_out: &str) -> Option<PathBuf> {
+    if path.exists() {
+        Some(path)
+    } else {
+        absent(&path, left_out);
+        None
+    }
+}
