@@ -22,7 +22,11 @@ impl Real {
     pub fn new(x: f64) -> Real {
         // one zero and one NaN, so equal values are equal keys
         let x = if x == 0.0 { 0.0 } else { x };
-        Real(if x.is_nan() { f64::NAN.to_bits() } else { x.to_bits() })
+        Real(if x.is_nan() {
+            f64::NAN.to_bits()
+        } else {
+            x.to_bits()
+        })
     }
     pub fn get(self) -> f64 {
         f64::from_bits(self.0)
@@ -224,7 +228,11 @@ pub fn call(f: Func, args: &[Value]) -> Result<Value, EvalError> {
                 let mut acc = num(args[0])?;
                 for v in &args[1..] {
                     let x = num(*v)?;
-                    acc = if f == Func::Min { acc.min(x) } else { acc.max(x) };
+                    acc = if f == Func::Min {
+                        acc.min(x)
+                    } else {
+                        acc.max(x)
+                    };
                 }
                 Ok(Real(acc))
             }

@@ -67,7 +67,9 @@ impl Lowerer<'_> {
             ExprKind::Const { name, .. } => {
                 return Err(self.err(
                     e.span,
-                    format!("constant '{name}' is undefined (give it a value with --const {name}=...)"),
+                    format!(
+                        "constant '{name}' is undefined (give it a value with --const {name}=...)"
+                    ),
                 ))
             }
             ExprKind::Unary(UnOp::Not, a) => E::Not(Box::new(self.expr(a)?)),
@@ -258,7 +260,10 @@ pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
                 }
             },
         };
-        if high.checked_sub(low).is_none_or(|d| d >= u32::MAX as i64 - 1) {
+        if high
+            .checked_sub(low)
+            .is_none_or(|d| d >= u32::MAX as i64 - 1)
+        {
             return Err(lw.err(
                 v.span,
                 format!("the range of variable '{}' is too large", v.name),

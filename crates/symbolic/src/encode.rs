@@ -221,7 +221,15 @@ fn predicate_set(
         Ok(n)
     }
     let mut memo = HashMap::new();
-    rec(sets, model, order, order.len(), pred, &mut memo, error_is_true)
+    rec(
+        sets,
+        model,
+        order,
+        order.len(),
+        pred,
+        &mut memo,
+        error_is_true,
+    )
 }
 
 fn or(a: Expr, b: Expr) -> Expr {
@@ -303,14 +311,13 @@ pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeEr
             ups: ev.assigns.clone(),
         };
         events.push(b.rec(&mut rels, 0, res));
-        let err = predicate_set(&mut sets, model, order, &error_condition(model, i), true).map_err(
-            |what| EncodeError::Event {
+        let err = predicate_set(&mut sets, model, order, &error_condition(model, i), true)
+            .map_err(|what| EncodeError::Event {
                 event: ev.name.clone(),
                 location: ev.location.clone(),
                 what,
                 state: "(any)".into(),
-            },
-        )?;
+            })?;
         errors.push(err);
     }
     let init = match &model.init {
@@ -321,7 +328,9 @@ pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeEr
                 .collect();
             sets.singleton(&local)
         }
-        Init::Pred(p) => predicate_set(&mut sets, model, order, p, false).map_err(EncodeError::Init)?,
+        Init::Pred(p) => {
+            predicate_set(&mut sets, model, order, p, false).map_err(EncodeError::Init)?
+        }
     };
     Ok(Encoded {
         sets,
@@ -353,7 +362,11 @@ impl Encoded {
     }
 
     /// The first event that is an error in some state of `reached`, with such a state.
-    pub fn check_errors(&mut self, model: &GeneralModel, reached: NodeId) -> Result<(), EncodeError> {
+    pub fn check_errors(
+        &mut self,
+        model: &GeneralModel,
+        reached: NodeId,
+    ) -> Result<(), EncodeError> {
         for (i, &err) in self.errors.clone().iter().enumerate() {
             let bad = self.sets.intersect(reached, err);
             if let Some(st) = self.sets.pick(bad) {
@@ -457,4 +470,43 @@ pub fn count_pairs(sets: &Forest, rels: &Forest, s: NodeId, r: NodeId) -> BigUin
     }
     let mut memo = HashMap::new();
     rec(sets, rels, sets.num_levels(), s, r, &mut memo)
+}
+
+/// The state space of a general model as PRISM reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneralStateSpace {
+    /// The reachable states (a node of the encoding's set forest).
+    pub reached: NodeId,
+    pub states: BigUint,
+    /// Distinct (state, successor) pairs plus one self-loop per deadlock state (PRISM's count).
+    pub transitions: BigUint,
+    /// Reachable states without successors (PRISM adds a self-loop to each).
+    pub deadlocks: BigUint,
+}
+
+/// Encode `model` with `order`, generate its reachable states, check that no reachable state
+/// fires an event in error, and count PRISM's transitions.
+pub fn generate_general(
+    model: &GeneralModel,
+    order: &[usize],
+    stop: &mut dyn FnMut() -> Option<String>,
+) -> Result<(Encoded, GeneralStateSpace), EncodeError> {
+    let mut enc = encode(model, order)?;
+    let reached = explore_chaining(&mut enc, stop)?;
+    enc.check_errors(model, reached)?;
+    let all = enc.union_relation();
+    let pairs = count_pairs(&enc.sets, &enc.rels, reached, all);
+    let live = saturn_dd::preimage(&mut enc.sets, &enc.rels, reached, all);
+    let dead = enc.sets.minus(reached, live);
+    let deadlocks = enc.sets.cardinality(dead);
+    let states = enc.sets.cardinality(reached);
+    Ok((
+        enc,
+        GeneralStateSpace {
+            reached,
+            states,
+            transitions: pairs + &deadlocks,
+            deadlocks,
+        },
+    ))
 }
