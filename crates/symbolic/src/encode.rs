@@ -221,12 +221,17 @@ fn predicate_set(
         Ok(n)
     }
     let mut memo = HashMap::new();
+    let pred = match pred.subst_with(&|_| None) {
+        Ok(p) => p,
+        Err(_) if error_is_true => Expr::Bool(true),
+        Err(x) => return Err(x.to_string()),
+    };
     rec(
         sets,
         model,
         order,
         order.len(),
-        pred,
+        &pred,
         &mut memo,
         error_is_true,
     )
@@ -310,7 +315,9 @@ pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeEr
             cond,
             ups: ev.assigns.clone(),
         };
-        events.push(b.rec(&mut rels, 0, res));
+        // fold the constant parts first (an event with an empty support is decided here)
+        let folded = subst_all(&res, usize::MAX, 0);
+        events.push(folded.map_or(NodeId::EMPTY, |res| b.rec(&mut rels, 0, res)));
         let err = predicate_set(&mut sets, model, order, &error_condition(model, i), true)
             .map_err(|what| EncodeError::Event {
                 event: ev.name.clone(),
