@@ -8,12 +8,17 @@
 //!
 //! Petri nets ([`PetriNet`]) are lowered to a `Model` with one place per level, the local state
 //! being the token count itself (so local domains grow naturally as tokens appear).
+//! General events ([`GeneralModel`], [`general`]) read and write several variables through
+//! expressions ([`expr`]); PRISM programs are lowered to them.
 //! This crate knows nothing of decision diagrams or of any file format.
 
+pub mod expr;
 pub mod families;
+pub mod general;
 pub mod order;
 pub mod petri;
 
+pub use general::{GenEvent, GeneralModel, Init, StepError, Var};
 pub use petri::{Arc, PetriNet, Place, Transition};
 
 /// One level of the model (a state variable).

@@ -1,6 +1,11 @@
-//! Static variable orders for Petri nets.
+//! Static variable orders, for Petri nets and for any model given by its event supports.
 //!
 //! An order is a permutation `order[k] = place at level k+1` (level 1 is the bottom).
+//! Every heuristic works on a [`Hypergraph`] (one vertex per variable, one hyperedge per event:
+//! the variables it reads or writes); the `PetriNet` functions build it from the net's arcs,
+//! [`Hypergraph::new`] from any model's supports (e.g. [`crate::GeneralModel::supports`]).
+//! The `*_with` variants poll a stop callback in their loops (for `--timeout`): when it returns
+//! true they return the best order found so far (still a permutation).
 //!
 //! * [`file_order`]: the first place of the file at the top level, as most MCC tools do.
 //! * [`file_rev_order`]: the first place of the file at the bottom level.
@@ -19,6 +24,40 @@ pub const ORDER_NAMES: &[&str] = &["file", "file-rev", "force", "sloan"];
 /// Iterations [`by_name`] gives to FORCE.
 pub const DEFAULT_FORCE_ITERATIONS: usize = 200;
 
+/// Variables and the supports of the events: what the order heuristics work on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hypergraph {
+    /// Number of variables.
+    pub n: usize,
+    /// One sorted, deduplicated list of variables per event (out-of-range entries dropped).
+    pub edges: Vec<Vec<usize>>,
+}
+
+impl Hypergraph {
+    /// The hypergraph of `n` variables and the given event supports.
+    pub fn new(n: usize, supports: &[Vec<usize>]) -> Hypergraph {
+        let edges = supports
+            .iter()
+            .map(|e| {
+                let mut e: Vec<usize> = e.iter().copied().filter(|&v| v < n).collect();
+                e.sort_unstable();
+                e.dedup();
+                e
+            })
+            .collect();
+        Hypergraph { n, edges }
+    }
+
+    /// The hypergraph of a net: one hyperedge per transition (its input, output and inhibitor
+    /// places).
+    pub fn of_net(net: &PetriNet) -> Hypergraph {
+        Hypergraph {
+            n: net.places.len(),
+            edges: hyperedges(net),
+        }
+    }
+}
+
 /// The file order: the first place of the file at the top level, as most MCC tools do.
 pub fn file_order(net: &PetriNet) -> Vec<usize> {
     (0..net.places.len()).rev().collect()
@@ -31,11 +70,20 @@ pub fn file_rev_order(net: &PetriNet) -> Vec<usize> {
 
 /// The order called `name` (one of [`ORDER_NAMES`]).
 pub fn by_name(net: &PetriNet, name: &str) -> Result<Vec<usize>, String> {
+    by_name_with(&Hypergraph::of_net(net), name, &mut || false)
+}
+
+/// The order called `name` for any model's hypergraph, polling `stop` in the heuristics' loops.
+pub fn by_name_with(
+    hg: &Hypergraph,
+    name: &str,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Vec<usize>, String> {
     match name {
-        "file" => Ok(file_order(net)),
-        "file-rev" => Ok(file_rev_order(net)),
-        "force" => Ok(force(net, DEFAULT_FORCE_ITERATIONS)),
-        "sloan" => Ok(sloan(net)),
+        "file" => Ok((0..hg.n).rev().collect()),
+        "file-rev" => Ok((0..hg.n).collect()),
+        "force" => Ok(force_with(hg, DEFAULT_FORCE_ITERATIONS, stop)),
+        "sloan" => Ok(sloan_with(hg, stop)),
         _ => Err(format!(
             "unknown variable order '{name}'; known orders: {}",
             ORDER_NAMES.join(", ")
@@ -114,8 +162,18 @@ fn span_of(edges: &[Vec<usize>], level: &[usize]) -> u64 {
 /// with the smallest total span seen, the start included, is returned, so the result is never
 /// worse than the file order. Deterministic; stops early when an order repeats.
 pub fn force(net: &PetriNet, iterations: usize) -> Vec<usize> {
-    let n = net.places.len();
-    let edges = hyperedges(net);
+    force_with(&Hypergraph::of_net(net), iterations, &mut || false)
+}
+
+/// [`force`] on any hypergraph, started from the file order (variable 0 on top); stops early,
+/// with the best order so far, when `stop` returns true.
+pub fn force_with(
+    hg: &Hypergraph,
+    iterations: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Vec<usize> {
+    let n = hg.n;
+    let edges = &hg.edges;
     let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, e) in edges.iter().enumerate() {
         if e.len() > 1 {
@@ -124,14 +182,17 @@ pub fn force(net: &PetriNet, iterations: usize) -> Vec<usize> {
             }
         }
     }
-    let mut order = file_order(net);
+    let mut order: Vec<usize> = (0..n).rev().collect();
     let mut level = levels_of(n, &order);
     let mut best = order.clone();
-    let mut best_span = span_of(&edges, &level);
+    let mut best_span = span_of(edges, &level);
     let mut cog = vec![0.0f64; edges.len()];
     let mut pos = vec![0.0f64; n];
     for _ in 0..iterations {
-        for (c, e) in cog.iter_mut().zip(&edges) {
+        if stop() {
+            break;
+        }
+        for (c, e) in cog.iter_mut().zip(edges) {
             if e.len() > 1 {
                 *c = e.iter().map(|&p| level[p] as f64).sum::<f64>() / e.len() as f64;
             }
@@ -150,7 +211,7 @@ pub fn force(net: &PetriNet, iterations: usize) -> Vec<usize> {
         }
         order = next;
         level = levels_of(n, &order);
-        let span = span_of(&edges, &level);
+        let span = span_of(edges, &level);
         if span < best_span {
             best_span = span;
             best.clone_from(&order);
@@ -159,13 +220,13 @@ pub fn force(net: &PetriNet, iterations: usize) -> Vec<usize> {
     best
 }
 
-/// The place graph: sorted, deduplicated adjacency lists.
-fn place_graph(net: &PetriNet) -> Vec<Vec<usize>> {
-    let n = net.places.len();
+/// The variable graph: sorted, deduplicated adjacency lists.
+fn place_graph(hg: &Hypergraph) -> Vec<Vec<usize>> {
+    let n = hg.n;
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for e in hyperedges(net) {
-        for &a in &e {
-            for &b in &e {
+    for e in &hg.edges {
+        for &a in e {
+            for &b in e {
                 if a != b {
                     adj[a].push(b);
                 }
@@ -228,6 +289,12 @@ fn pseudo_peripheral(adj: &[Vec<usize>], root: usize) -> (usize, usize) {
 /// Sloan's ordering of the places (weights W1 = 1, W2 = 2), component by component in file
 /// order; ties go to the lower place index. Deterministic.
 pub fn sloan(net: &PetriNet) -> Vec<usize> {
+    sloan_with(&Hypergraph::of_net(net), &mut || false)
+}
+
+/// [`sloan`] on any hypergraph. When `stop` returns true (polled per component), the
+/// variables not yet numbered are appended in index order.
+pub fn sloan_with(hg: &Hypergraph, stop: &mut dyn FnMut() -> bool) -> Vec<usize> {
     use std::collections::BinaryHeap;
     const W1: i64 = 1;
     const W2: i64 = 2;
@@ -238,7 +305,7 @@ pub fn sloan(net: &PetriNet) -> Vec<usize> {
         Active,
         Numbered,
     }
-    let adj = place_graph(net);
+    let adj = place_graph(hg);
     let n = adj.len();
     let mut status = vec![Status::Inactive; n];
     let mut prio = vec![0i64; n];
@@ -246,6 +313,15 @@ pub fn sloan(net: &PetriNet) -> Vec<usize> {
     for root in 0..n {
         if status[root] != Status::Inactive {
             continue;
+        }
+        if stop() {
+            for (v, st) in status.iter_mut().enumerate() {
+                if *st != Status::Numbered {
+                    *st = Status::Numbered;
+                    numbered.push(v);
+                }
+            }
+            break;
         }
         let (start, end) = pseudo_peripheral(&adj, root);
         let dist = bfs_distances(&adj, end);

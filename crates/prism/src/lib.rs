@@ -21,6 +21,7 @@ pub mod consts;
 pub mod diag;
 pub mod eval;
 pub mod lexer;
+pub mod lower;
 mod parser;
 pub mod print;
 pub mod program;

@@ -3,5 +3,7 @@
 //! states, every state and edge kept in memory.
 
 pub mod explore;
+pub mod general;
 
 pub use explore::{explore_model, explore_petri, ExplicitStateSpace, Limit};
+pub use general::{explore_general, GeneralError, GeneralStateSpace};
