@@ -7,6 +7,7 @@ pub mod ctl;
 pub mod explore;
 pub mod properties;
 pub mod scc;
+pub mod strategies;
 
 pub use ctl::{upper_bound, CtlChecker, CtlError, Deadlocks, Verdict};
 pub use explore::{explore_model, explore_petri, ExplicitStateSpace, Limit};
