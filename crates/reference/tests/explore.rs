@@ -127,44 +127,8 @@ fn empty_net_has_one_state() {
     assert_eq!((ss.states, ss.transitions), (1, 0));
 }
 
-/// A random small net: up to 5 places with 0..=2 tokens, up to 5 transitions with small arcs.
 fn small_net() -> impl Strategy<Value = PetriNet> {
-    (1usize..=5, 0usize..=5).prop_flat_map(|(np, nt)| {
-        let places = proptest::collection::vec(0u64..=2, np);
-        let arcs = proptest::collection::vec((0..np, 1u64..=2), 0..=3);
-        let inhib = proptest::collection::vec((0..np, 1u64..=3), 0..=1);
-        let transitions = proptest::collection::vec((arcs.clone(), arcs, inhib), nt);
-        (places, transitions).prop_map(|(places, ts)| {
-            let merge = |v: Vec<(usize, u64)>| {
-                let mut out: Vec<Arc> = Vec::new();
-                for (p, w) in v {
-                    match out.iter_mut().find(|a| a.place == p) {
-                        Some(a) => a.weight += w,
-                        None => out.push(Arc {
-                            place: p,
-                            weight: w,
-                        }),
-                    }
-                }
-                out
-            };
-            PetriNet {
-                name: "random".into(),
-                places: places
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &m)| place(&format!("p{i}"), m))
-                    .collect(),
-                transitions: ts
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (inp, out, inh))| {
-                        trans(&format!("t{i}"), merge(inp), merge(out), merge(inh))
-                    })
-                    .collect(),
-            }
-        })
-    })
+    saturn_reference::strategies::small_net(5, 5)
 }
 
 proptest! {

@@ -1,0 +1,156 @@
+//! Proptest strategies shared by the tests of the oracle and of the symbolic engines: random
+//! small Petri nets and random resolved CTL formulas over them.
+
+use proptest::prelude::*;
+use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
+use saturn_model::{Arc, PetriNet, Place, Transition};
+
+/// A random small net: `1..=max_places` places with 0..=2 tokens, `0..=max_transitions`
+/// transitions with up to three input and output arcs of weight 1..=2 and at most one inhibitor
+/// arc (arcs to one place merged).
+pub fn small_net(max_places: usize, max_transitions: usize) -> impl Strategy<Value = PetriNet> {
+    (1usize..=max_places.max(1), 0usize..=max_transitions).prop_flat_map(|(np, nt)| {
+        let places = proptest::collection::vec(0u64..=2, np);
+        let arcs = proptest::collection::vec((0..np, 1u64..=2), 0..=3);
+        let inhib = proptest::collection::vec((0..np, 1u64..=3), 0..=1);
+        let transitions = proptest::collection::vec((arcs.clone(), arcs, inhib), nt);
+        (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
+    })
+}
+
+/// Arcs of one transition: `(place, weight)` lists of inputs, outputs and inhibitors.
+pub type ArcLists = (Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>);
+
+/// A net with places `p0, p1, ...` holding `initial` tokens and transitions `t0, t1, ...` with
+/// the given arcs (arcs to one place merged by adding their weights).
+pub fn petri_net(initial: &[u64], transitions: Vec<ArcLists>) -> PetriNet {
+    PetriNet {
+        name: "random".into(),
+        places: initial
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| Place {
+                id: format!("p{i}"),
+                name: format!("p{i}"),
+                initial: m,
+            })
+            .collect(),
+        transitions: transitions
+            .into_iter()
+            .enumerate()
+            .map(|(i, (inp, out, inh))| Transition {
+                id: format!("t{i}"),
+                name: format!("t{i}"),
+                inputs: merge_arcs(inp),
+                outputs: merge_arcs(out),
+                inhibitors: merge_arcs(inh),
+            })
+            .collect(),
+    }
+}
+
+fn merge_arcs(v: Vec<(usize, u64)>) -> Vec<Arc> {
+    let mut out: Vec<Arc> = Vec::new();
+    for (p, w) in v {
+        match out.iter_mut().find(|a| a.place == p) {
+            Some(a) => a.weight += w,
+            None => out.push(Arc {
+                place: p,
+                weight: w,
+            }),
+        }
+    }
+    out
+}
+
+/// A random atom `Σ c·m(p) op k` over `places` places: up to three terms with coefficients in
+/// `-3..=3` (zero dropped), a bound in `-3..=6`, any comparison.
+pub fn atom(places: usize) -> impl Strategy<Value = Atom> {
+    let places = places.max(1);
+    (
+        proptest::collection::vec((0..places, -3i64..=3), 0..=3),
+        -3i64..=6,
+        proptest::sample::select(CmpOp::ALL.to_vec()),
+    )
+        .prop_map(|(terms, bound, op)| {
+            let mut t: Vec<(usize, i64)> = Vec::new();
+            for (p, c) in terms {
+                match t.iter_mut().find(|x| x.0 == p) {
+                    Some(x) => x.1 += c,
+                    None => t.push((p, c)),
+                }
+            }
+            t.retain(|x| x.1 != 0);
+            t.sort_unstable();
+            Atom {
+                lhs: LinExpr {
+                    terms: t,
+                    constant: 0,
+                },
+                op,
+                bound,
+            }
+        })
+}
+
+/// A random non-temporal state formula (atoms, `enabled`, `deadlock`, constants, boolean
+/// connectives) over a net with `places` places and `transitions` transitions.
+pub fn boolean_formula(places: usize, transitions: usize) -> BoxedStrategy<StateFormula> {
+    formula(places, transitions, false)
+}
+
+/// A random CTL state formula (every CTL operator, nested) over a net with `places` places and
+/// `transitions` transitions.
+pub fn ctl_formula(places: usize, transitions: usize) -> BoxedStrategy<StateFormula> {
+    formula(places, transitions, true)
+}
+
+fn formula(places: usize, transitions: usize, temporal: bool) -> BoxedStrategy<StateFormula> {
+    use StateFormula as F;
+    let enabled = if transitions == 0 {
+        Just(F::Deadlock).boxed()
+    } else {
+        proptest::collection::btree_set(0..transitions, 1..=2)
+            .prop_map(|s| F::Enabled(s.into_iter().collect()))
+            .boxed()
+    };
+    let leaf = prop_oneof![
+        3 => atom(places).prop_map(F::Atom),
+        2 => enabled,
+        1 => Just(F::Deadlock),
+        1 => any::<bool>().prop_map(F::Const),
+    ];
+    leaf.prop_recursive(4, 24, 2, move |inner| {
+        let b = |f: StateFormula| Box::new(f);
+        let boolean = prop_oneof![
+            inner.clone().prop_map(move |a| F::Not(b(a))),
+            proptest::collection::vec(inner.clone(), 2..=3).prop_map(F::And),
+            proptest::collection::vec(inner.clone(), 2..=3).prop_map(F::Or),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| F::Implies(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| F::Iff(b(x), b(y))),
+        ];
+        if !temporal {
+            return boolean.boxed();
+        }
+        let unary = (0usize..6, inner.clone()).prop_map(move |(k, a)| {
+            let a = b(a);
+            match k {
+                0 => F::EX(a),
+                1 => F::AX(a),
+                2 => F::EF(a),
+                3 => F::AF(a),
+                4 => F::EG(a),
+                _ => F::AG(a),
+            }
+        });
+        let binary = (any::<bool>(), inner.clone(), inner).prop_map(move |(e, x, y)| {
+            if e {
+                F::EU(b(x), b(y))
+            } else {
+                F::AU(b(x), b(y))
+            }
+        });
+        prop_oneof![2 => boolean, 3 => unary, 1 => binary].boxed()
+    })
+    .boxed()
+}
