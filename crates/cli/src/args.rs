@@ -105,6 +105,11 @@ impl LimitArgs {
                 "memory limit of {} MiB reached",
                 self.max_memory.unwrap_or(0)
             ),
+            Interrupted::IndexTooLarge => format!(
+                "a place reached more tokens than a decision-diagram node can hold \
+                 (over {} local states; the net may be unbounded)",
+                saturn_symbolic::max_dense_index(self.max_memory.map(|m| m * 1024 * 1024))
+            ),
         }
     }
 }

@@ -35,7 +35,9 @@ pub enum LocalFn {
 }
 
 impl LocalFn {
-    /// The successor of local state `i`, or `None` when the event is disabled there.
+    /// The successor of local state `i`, or `None` when the event is disabled there. A
+    /// successor beyond `u32::MAX` is reported as `u32::MAX` (never as "disabled"), so that an
+    /// engine sees an index it cannot store and stops, instead of silently dropping the firing.
     #[inline]
     pub fn fire(&self, i: u32) -> Option<u32> {
         match *self {
@@ -46,7 +48,7 @@ impl LocalFn {
             } => {
                 if i >= need && i < inhibit {
                     let j = i as i64 + delta;
-                    u32::try_from(j).ok()
+                    Some(u32::try_from(j.max(0)).unwrap_or(u32::MAX))
                 } else {
                     None
                 }

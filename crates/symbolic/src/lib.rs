@@ -11,4 +11,4 @@ pub mod reach;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits};
-pub use reach::{Direction, Method, Reach, ReachStats, Relations};
+pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations};

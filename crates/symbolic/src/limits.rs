@@ -9,6 +9,10 @@ pub enum Interrupted {
     Timeout,
     #[error("memory limit reached")]
     Memory,
+    /// A local state index (a token count) too large to store: beyond the dense-node limit
+    /// derived from the memory limit, or beyond `u32`.
+    #[error("a local state (token count) too large to store was reached")]
+    IndexTooLarge,
     /// The step budget given to one attempt of a portfolio ran out (never reaches the user).
     #[error("step budget exhausted")]
     Budget,

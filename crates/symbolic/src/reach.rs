@@ -153,6 +153,9 @@ pub struct Reach {
     /// Successor buffers of the relation-MDD firing, one per level.
     rel_bufs: Vec<Vec<(u32, NodeId)>>,
     limits: Limits,
+    /// Local states at or beyond this index are never stored in a dense frame: reaching one
+    /// stops the run with [`Interrupted::IndexTooLarge`] before the allocation is made.
+    max_index: usize,
     interrupted: Option<Interrupted>,
     steps: u64,
     /// Work done: edges visited by the recursions (what the step budget limits).
@@ -189,7 +192,29 @@ fn reverse_local(f: &LocalFn) -> LocalFn {
     }
 }
 
+/// The largest local index a dense frame may hold: a frame of index `i` costs about
+/// `5 * (i + 1)` bytes, and a run must stop *before* such an allocation exceeds its memory
+/// limit (a quarter of it; without a limit, 2^28 entries, i.e. about 1.3 GB per frame).
+pub fn max_dense_index(max_memory: Option<u64>) -> usize {
+    const NO_LIMIT: usize = 1 << 28;
+    match max_memory {
+        Some(m) => ((m / 4 / 5) as usize).min(NO_LIMIT),
+        None => NO_LIMIT,
+    }
+}
+
 impl Reach {
+    /// Is local index `j` too large for a dense frame? Marks the run interrupted if so.
+    #[inline]
+    fn index_too_large(&mut self, j: usize) -> bool {
+        if j >= self.max_index {
+            self.interrupted = Some(Interrupted::IndexTooLarge);
+            true
+        } else {
+            false
+        }
+    }
+
     /// A generator for `model` in the given direction. For backward exploration of a model with
     /// unbounded local domains, pass `caps` (per level, from a forward run) so the potential
     /// state space stays finite.
@@ -236,6 +261,7 @@ impl Reach {
             img_bufs: vec![Vec::new(); k + 1],
             rel_bufs: vec![Vec::new(); k + 1],
             limits: Limits::none(),
+            max_index: max_dense_index(None),
             interrupted: None,
             steps: 0,
             work: 0,
@@ -316,6 +342,7 @@ impl Reach {
 
     /// Limits checked during generation.
     pub fn set_limits(&mut self, limits: Limits) {
+        self.max_index = max_dense_index(limits.max_memory);
         self.limits = limits;
     }
 
@@ -462,10 +489,20 @@ impl Reach {
         self.work += n as u64 + 1;
         for x in 0..n {
             let e = self.forest.edges(self.frames[k].src)[x];
+            if self.index_too_large(e.idx as usize) {
+                break;
+            }
             let c = self.saturate(k - 1, e.child);
             self.frames[k].set(e.idx as usize, c);
         }
-        self.local_fixpoint(k);
+        if self.interrupted.is_none() {
+            self.local_fixpoint(k);
+        }
+        if self.interrupted.is_some() {
+            // a partial result: never cached, never returned as an answer
+            self.frames[k].release();
+            return NodeId::EMPTY;
+        }
         let s = self.frames[k].src;
         let r = self.forest.make_node_dense(k, &self.frames[k].buf);
         self.frames[k].release();
@@ -497,6 +534,10 @@ impl Reach {
         let cap = self.cap[k];
         while let Some(i) = self.frames[k].queue.pop() {
             self.frames[k].queued[i as usize] = false;
+            // an unbounded level grows here forever: the limits are checked in this loop too
+            if self.tick(k) {
+                break;
+            }
             if self.forest.gc_due() {
                 self.collect_in_flight();
             }
@@ -593,6 +634,9 @@ impl Reach {
                     _ => continue,
                 },
             };
+            if self.index_too_large(j as usize) {
+                break;
+            }
             let r = if last {
                 ed.child
             } else {
@@ -606,7 +650,13 @@ impl Reach {
             let u = self.forest.union(old, r);
             self.frames[l].set(j, u);
         }
-        self.local_fixpoint(l);
+        if self.interrupted.is_none() {
+            self.local_fixpoint(l);
+        }
+        if self.interrupted.is_some() {
+            self.frames[l].release();
+            return NodeId::EMPTY;
+        }
         let q = self.frames[l].src;
         let r = self.forest.make_node_dense(l, &self.frames[l].buf);
         self.frames[l].release();
@@ -663,7 +713,7 @@ impl Reach {
 
     /// `buf[j] ∪= r` in frame `k`, queueing `j` if it grew.
     fn merge_into_frame(&mut self, k: usize, j: usize, r: NodeId) {
-        if r.is_empty() {
+        if r.is_empty() || self.index_too_large(j) {
             return;
         }
         let old = self.frames[k].get(j);
@@ -708,6 +758,9 @@ impl Reach {
             let ed = self.forest.edges(self.frames[l].src)[x];
             self.rel_successors(r, l, ed.idx, cap, &mut succ);
             for &(j, r2) in &succ {
+                if self.index_too_large(j as usize) {
+                    break;
+                }
                 let res = self.rec_fire_rel(l - 1, ed.child, r2);
                 if res.is_empty() {
                     continue;
@@ -718,7 +771,13 @@ impl Reach {
             }
         }
         self.rel_bufs[l] = succ;
-        self.local_fixpoint(l);
+        if self.interrupted.is_none() {
+            self.local_fixpoint(l);
+        }
+        if self.interrupted.is_some() {
+            self.frames[l].release();
+            return NodeId::EMPTY;
+        }
         let q = self.frames[l].src;
         let res = self.forest.make_node_dense(l, &self.frames[l].buf);
         self.frames[l].release();
@@ -766,6 +825,9 @@ impl Reach {
                     _ => continue,
                 },
             };
+            if self.index_too_large(j as usize) {
+                break;
+            }
             let r = self.image_event(e, l - 1, ed.child, next_pi);
             if r.is_empty() {
                 continue;
@@ -775,6 +837,11 @@ impl Reach {
                 fr.buf.resize(j + 1, NodeId::EMPTY);
             }
             fr.buf[j] = self.forest.union(fr.buf[j], r);
+        }
+        if self.interrupted.is_some() {
+            fr.buf.clear();
+            self.frames[l] = fr;
+            return NodeId::EMPTY;
         }
         let r = self.forest.make_node_dense(l, &fr.buf);
         fr.buf.clear();
@@ -826,6 +893,9 @@ impl Reach {
         self.work += n as u64 + 1;
         for x in 0..n {
             let ed = self.forest.edges(q)[x];
+            if self.index_too_large(ed.idx as usize) {
+                break;
+            }
             let r = self.image_all(l - 1, ed.child);
             if r.is_empty() {
                 continue;
@@ -843,6 +913,9 @@ impl Reach {
             for x in 0..m {
                 let ed = self.forest.edges(r)[x];
                 let j = ed.idx as usize;
+                if self.index_too_large(j) {
+                    break;
+                }
                 if buf.len() <= j {
                     buf.resize(j + 1, NodeId::EMPTY);
                 }
@@ -850,6 +923,11 @@ impl Reach {
             }
         }
         self.by_top[l] = evs;
+        if self.interrupted.is_some() {
+            buf.clear();
+            self.img_bufs[l] = buf;
+            return NodeId::EMPTY;
+        }
         let r = self.forest.make_node_dense(l, &buf);
         buf.clear();
         self.img_bufs[l] = buf;

@@ -1,0 +1,126 @@
+//! Limits hold inside saturation and BFS: an unbounded net stops cleanly at a deadline or at
+//! the dense-node limit, a huge initial token count stops before any allocation, and an engine
+//! interrupted by a limit can be reused and gives the right answer.
+
+use std::time::{Duration, Instant};
+
+use saturn_model::{Arc, PetriNet, Place, Transition};
+use saturn_symbolic::{Direction, Interrupted, Limits, Method, Reach};
+
+/// One place `a` with `m0` tokens; one transition takes one token and puts back two.
+fn unbounded(m0: u64) -> PetriNet {
+    PetriNet {
+        name: "unbounded".into(),
+        places: vec![Place {
+            id: "a".into(),
+            name: "a".into(),
+            initial: m0,
+        }],
+        transitions: vec![Transition {
+            id: "t".into(),
+            name: "t".into(),
+            inputs: vec![Arc {
+                place: 0,
+                weight: 1,
+            }],
+            outputs: vec![Arc {
+                place: 0,
+                weight: 2,
+            }],
+            inhibitors: vec![],
+        }],
+    }
+}
+
+fn run(net: &PetriNet, method: Method, limits: Limits) -> (Result<u128, Interrupted>, Duration) {
+    let model = net.to_model(&[0]).expect("lowering");
+    let mut reach = Reach::new(&model, Direction::Forward, None);
+    reach.set_limits(limits);
+    let init = reach.state_set(&model.initial);
+    let t = Instant::now();
+    let r = reach
+        .explore(init, method)
+        .map(|s| reach.forest.cardinality(s).try_into().unwrap_or(u128::MAX));
+    (r, t.elapsed())
+}
+
+#[test]
+fn unbounded_net_stops_at_its_deadline() {
+    for method in [Method::Saturation, Method::Bfs] {
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(300)),
+            max_memory: None,
+        };
+        let (r, t) = run(&unbounded(1), method, limits);
+        assert!(
+            r.is_err(),
+            "{method:?}: an unbounded net cannot finish: {r:?}"
+        );
+        assert!(
+            t < Duration::from_secs(3),
+            "{method:?}: stopped after {t:?}"
+        );
+    }
+}
+
+#[test]
+fn unbounded_net_stops_at_the_dense_node_limit() {
+    let limits = Limits {
+        deadline: Some(Instant::now() + Duration::from_secs(120)),
+        max_memory: Some(40 << 20),
+    };
+    let (r, _) = run(&unbounded(1), Method::Saturation, limits);
+    // whichever comes first: the resident-set check or the dense-node limit derived from it
+    assert!(
+        matches!(r, Err(Interrupted::IndexTooLarge | Interrupted::Memory)),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn huge_initial_token_count_stops_before_allocating() {
+    let (r, t) = run(
+        &unbounded(4_000_000_000),
+        Method::Saturation,
+        Limits::none(),
+    );
+    assert_eq!(r, Err(Interrupted::IndexTooLarge));
+    assert!(t < Duration::from_secs(2));
+}
+
+#[test]
+fn an_interrupted_engine_is_reusable() {
+    let net = saturn_model::families::generate("kanban", 12).expect("kanban");
+    let order: Vec<usize> = (0..net.places.len()).rev().collect();
+    let model = net.to_model(&order).expect("lowering");
+    let fresh = {
+        let mut reach = Reach::new(&model, Direction::Forward, None);
+        let init = reach.state_set(&model.initial);
+        let s = reach.explore(init, Method::Saturation).expect("fresh run");
+        reach.forest.cardinality(s)
+    };
+    for method in [Method::Saturation, Method::Bfs] {
+        let mut interrupted = 0;
+        for budget in [1u64, 1000, 20_000, 200_000] {
+            let mut reach = Reach::new(&model, Direction::Forward, None);
+            let init = reach.state_set(&model.initial);
+            reach.set_step_budget(budget);
+            match reach.explore(init, method) {
+                Err(Interrupted::Budget) => interrupted += 1,
+                Ok(s) => assert_eq!(reach.forest.cardinality(s), fresh),
+                Err(e) => panic!("{method:?} budget {budget}: {e:?}"),
+            }
+            reach.set_step_budget(u64::MAX);
+            let s = reach.explore(init, method).expect("second run");
+            assert_eq!(
+                reach.forest.cardinality(s),
+                fresh,
+                "{method:?} budget {budget}"
+            );
+        }
+        assert!(
+            interrupted >= 2,
+            "{method:?}: only {interrupted} runs were interrupted"
+        );
+    }
+}
