@@ -169,6 +169,9 @@ fn huge_initial_marking_never_aborts() {
         "peak {} MiB",
         m.peak_rss_bytes / MIB
     );
+    // a token count too large to store is the JSON status `unbounded`
+    let v = json(&["statespace", &huge, "--json"], 3);
+    assert_envelope(&v, "unbounded");
 }
 
 /// A token count beyond what Saturn represents is refused with its position.
