@@ -108,7 +108,7 @@ impl LimitArgs {
             Interrupted::IndexTooLarge => format!(
                 "a place reached more tokens than a decision-diagram node can hold \
                  (over {} local states; the net may be unbounded)",
-                saturn_symbolic::max_dense_index(self.max_memory.map(|m| m * 1048576))
+                saturn_symbolic::max_dense_index(self.max_memory.map(|m| m * 1024 * 1024))
             ),
         }
     }

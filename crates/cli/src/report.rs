@@ -18,8 +18,7 @@ pub enum Status {
     Timeout,
     /// `--max-memory` was reached.
     Memory,
-    /// The model has no token bound (a count outgrew what Saturn represents).
-    #[allow(dead_code)] // produced once the engines report unboundedness
+    /// A token count outgrew what Saturn can store (the net may have no token bound).
     Unbounded,
     /// The input or the command line is wrong, or the output could not be written.
     Error,
@@ -206,7 +205,8 @@ impl Failure {
 pub fn status_of(i: Interrupted) -> Status {
     match i {
         Interrupted::Timeout | Interrupted::Budget => Status::Timeout,
-        Interrupted::Memory | Interrupted::IndexTooLarge => Status::Memory,
+        Interrupted::Memory => Status::Memory,
+        Interrupted::IndexTooLarge => Status::Unbounded,
     }
 }
 

@@ -60,10 +60,17 @@ fn no_panic(stderr: &str) {
     );
 }
 
-/// Run saturn measured (wall time, peak RSS of the child); killed after 20 s.
+/// Run saturn measured (wall time, peak RSS of the child); killed after 120 s.
 fn measured(args: &[&str]) -> child::Measured {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    child::run(&bin(), &args, Duration::from_secs(20)).unwrap()
+    let m = child::run(&bin(), &args, Duration::from_secs(120)).unwrap();
+    eprintln!(
+        "{args:?}: {:?} in {:.2} s, peak {} MiB",
+        m.exit,
+        m.wall_seconds,
+        m.peak_rss_bytes / MIB
+    );
+    m
 }
 
 fn exit_code(m: &child::Measured) -> Option<i32> {
@@ -162,6 +169,9 @@ fn huge_initial_marking_never_aborts() {
         "peak {} MiB",
         m.peak_rss_bytes / MIB
     );
+    // a token count too large to store is the JSON status `unbounded`
+    let v = json(&["statespace", &huge, "--json"], 3);
+    assert_envelope(&v, "unbounded");
 }
 
 /// A token count beyond what Saturn represents is refused with its position.
