@@ -5,6 +5,7 @@
 
 pub mod ctl;
 pub mod explore;
+pub mod mcc;
 pub mod properties;
 pub mod scc;
 pub mod strategies;

@@ -5,6 +5,7 @@
 //!
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
+pub mod atoms;
 mod limits;
 pub mod metrics;
 pub mod reach;
