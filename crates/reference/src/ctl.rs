@@ -225,6 +225,37 @@ impl<'a> CtlChecker<'a> {
         z
     }
 
+    /// The length of a shortest path from each state to `b` through `a`-states (`a` on every
+    /// state before the last), `None` outside `E[a U b]`: what a shortest EF / EU witness must
+    /// achieve. By backward breadth-first layers.
+    pub fn eu_distances(&self, a: &[bool], b: &[bool]) -> Vec<Option<u32>> {
+        let mut dist: Vec<Option<u32>> = b.iter().map(|&x| x.then_some(0)).collect();
+        let mut layer: Vec<u32> = (0..self.num_states() as u32)
+            .filter(|&s| b[s as usize])
+            .collect();
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &t in &layer {
+                for &p in self.graph.pred(t as usize) {
+                    let p = p as usize;
+                    if dist[p].is_none() && a[p] {
+                        dist[p] = Some(d);
+                        next.push(p as u32);
+                    }
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
+    /// The reachable markings, indexed like the state sets.
+    pub fn markings(&self) -> &[Vec<u64>] {
+        self.markings
+    }
+
     /// `A[a U b]`: with fairness by its duality with `EG`; otherwise the least fixpoint
     /// `Z = b ∪ (a ∩ ¬deadlock ∩ AX Z)` (a deadlock outside `b` ends a path that never meets
     /// `b`, in both deadlock readings), by counting the successors not yet in `Z`.

@@ -6,6 +6,7 @@
 pub mod ctl;
 pub mod explore;
 pub mod general;
+pub mod mcc;
 pub mod properties;
 pub mod scc;
 pub mod strategies;

@@ -355,6 +355,28 @@ proptest! {
         prop_assert_eq!(lp.eg_fair(&a, &[]), lp.eg(&a));
     }
 
+    /// EU distances: zero exactly on `b`, defined exactly on `E[a U b]`, and one more than the
+    /// nearest successor elsewhere (the Bellman equation of shortest paths).
+    #[test]
+    fn eu_distances_are_shortest((net, f) in net_and(boolean_formula), g in any::<u8>()) {
+        let Some(space) = explored(&net) else { return Ok(()) };
+        let c = CtlChecker::new(&net, &space, Deadlocks::Maximal);
+        let b = c.sat(&f).unwrap();
+        let a: Vec<bool> = (0..c.num_states()).map(|s| (s as u8 ^ g) % 3 != 0).collect();
+        let dist = c.eu_distances(&a, &b);
+        let eu = c.eu(&a, &b);
+        for s in 0..c.num_states() {
+            prop_assert_eq!(dist[s].is_some(), eu[s]);
+            if b[s] {
+                prop_assert_eq!(dist[s], Some(0));
+            } else if let Some(d) = dist[s] {
+                prop_assert!(a[s]);
+                let best = c.graph().succ(s).iter().filter_map(|&t| dist[t as usize]).min();
+                prop_assert_eq!(Some(d), best.map(|x| x + 1));
+            }
+        }
+    }
+
     /// SCC helpers against the reachability closure: cycle states, the number of nontrivial
     /// SCCs, terminal and bottom SCCs.
     #[test]

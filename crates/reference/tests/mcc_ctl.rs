@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use saturn_model::PetriNet;
 use saturn_pnml::formulas::read_formulas_file;
 use saturn_pnml::read_pnml_file;
+use saturn_reference::mcc::{benchmark_dir, instances_up_to, oracle};
 use saturn_reference::{
     explore_petri, global_properties, CtlChecker, Deadlocks, ExplicitStateSpace, GlobalProperties,
     Sccs, Verdict,
@@ -28,48 +29,7 @@ const EXAMINATIONS: [&str; 5] = [
 ];
 
 fn mcc_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/mcc"
-    ));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("SATURN_REQUIRE_SHARED").as_deref() == Ok("1") {
-        panic!("{} is absent and SATURN_REQUIRE_SHARED=1", dir.display());
-    }
-    eprintln!(
-        "notice: {} is absent; skipping the MCC CTL oracle tests",
-        dir.display()
-    );
-    None
-}
-
-/// `(instance, states)` for every row of INDEX.tsv with at most `max` states.
-fn small_instances(dir: &Path, max: u64) -> Vec<(String, u64)> {
-    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).expect("INDEX.tsv");
-    index
-        .lines()
-        .skip(1)
-        .filter_map(|row| {
-            let cols: Vec<&str> = row.split('\t').collect();
-            let states = cols.get(4)?.parse::<u64>().ok()?;
-            (states <= max).then(|| (cols[0].to_string(), states))
-        })
-        .collect()
-}
-
-/// `oracle.txt` as key -> verdict (formula ids and global property names).
-fn oracle(inst: &Path) -> HashMap<String, String> {
-    std::fs::read_to_string(inst.join("oracle.txt"))
-        .expect("oracle.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("StateSpace"))
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            Some((w.next()?.to_string(), w.next()?.to_string()))
-        })
-        .collect()
+    benchmark_dir("the MCC CTL oracle tests")
 }
 
 fn verdict_text(v: Verdict) -> String {
@@ -98,7 +58,7 @@ fn load(dir: &Path, instance: &str) -> (PetriNet, ExplicitStateSpace<Vec<u64>>) 
 fn explicit_ctl_matches_mcc_oracles() {
     let Some(dir) = mcc_dir() else { return };
     let mut tallies: HashMap<&str, Tally> = HashMap::new();
-    let instances = small_instances(&dir, MAX_STATES);
+    let instances = instances_up_to(&dir, MAX_STATES);
     for (instance, states) in &instances {
         let inst = dir.join(instance);
         let expected = oracle(&inst);

@@ -6,6 +6,7 @@
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
 pub mod encode;
+pub mod atoms;
 mod limits;
 pub mod metrics;
 pub mod reach;
