@@ -10,6 +10,7 @@
 //! being the token count itself (so local domains grow naturally as tokens appear).
 //! This crate knows nothing of decision diagrams or of any file format.
 
+pub mod bounded;
 pub mod families;
 pub mod order;
 pub mod petri;
