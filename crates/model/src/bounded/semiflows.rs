@@ -267,6 +267,12 @@ fn farkas(
                 s
             })
             .collect();
+        let signature = |s: &[u32]| s.iter().fold(0u64, |g, &e| g | 1 << (e % 64));
+        let signatures: Vec<u64> = supports.iter().map(|s| signature(s)).collect();
+        // Two adjacent extreme rays of a cone {x >= 0 : Ax = 0} with k equations have at most
+        // k + 2 places and slacks in the union of their supports.
+        let processed = done.iter().filter(|&&d| d).count() - 1;
+        let max_union = processed + 2;
         let (mut ps, mut qs, mut keep) = (Vec::new(), Vec::new(), Vec::new());
         for (i, r) in rows.iter().enumerate() {
             match r.at(tc) {
@@ -276,10 +282,16 @@ fn farkas(
             }
         }
         let mut next: Vec<Row> = Vec::new();
-        for (k, &a) in ps.iter().enumerate() {
+        let mut pairs: u64 = 0;
+        for &a in &ps {
             for &b in &qs {
-                if k % 64 == 0 && stop() {
+                pairs += 1;
+                if pairs % 1024 == 0 && stop() {
                     return give_up(rows);
+                }
+                let sig = signatures[a] | signatures[b];
+                if mode == Mode::Equality && supports[a].len().max(supports[b].len()) > max_union {
+                    continue;
                 }
                 let mut union = 0usize;
                 for &e in supports[a].iter().chain(&supports[b]) {
@@ -288,16 +300,17 @@ fn farkas(
                         union += 1;
                     }
                 }
-                let adjacent = supports.iter().enumerate().all(|(c, s)| {
-                    if c == a || c == b || s.len() > union {
-                        return true;
-                    }
-                    work += 1;
-                    !s.iter().all(|&e| {
+                let adjacent = union <= max_union
+                    && supports.iter().enumerate().all(|(c, s)| {
+                        if c == a || c == b || s.len() > union || signatures[c] & !sig != 0 {
+                            return true;
+                        }
                         work += 1;
-                        bits[e as usize]
-                    })
-                });
+                        !s.iter().all(|&e| {
+                            work += 1;
+                            bits[e as usize]
+                        })
+                    });
                 for &e in supports[a].iter().chain(&supports[b]) {
                     bits[e as usize] = false;
                 }
