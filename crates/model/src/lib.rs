@@ -12,6 +12,7 @@
 //! expressions ([`expr`]); PRISM programs are lowered to them.
 //! This crate knows nothing of decision diagrams or of any file format.
 
+pub mod bounded;
 pub mod expr;
 pub mod families;
 pub mod general;
