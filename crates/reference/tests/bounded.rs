@@ -29,10 +29,10 @@ fn merge(v: Vec<(usize, u64)>) -> Vec<Arc> {
     out
 }
 
-fn net(
-    places: Vec<u64>,
-    ts: Vec<(Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>)>,
-) -> PetriNet {
+/// Input, output and inhibitor arcs `(place, weight)` of one transition.
+type Arcs = (Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>);
+
+fn net(places: Vec<u64>, ts: Vec<Arcs>) -> PetriNet {
     PetriNet {
         name: "random".into(),
         places: places

@@ -163,7 +163,7 @@ pub fn find_witness(
         let (i, t) = (top.0, order[top.1 as usize]);
         top.1 += 1;
         steps += 1;
-        if steps % 1024 == 0 && stop() {
+        if steps & 1023 == 0 && stop() {
             return SearchOutcome::Unknown(Unknown::Stopped);
         }
         scratch.copy_from_slice(store.marking(i));

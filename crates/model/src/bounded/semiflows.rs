@@ -213,21 +213,27 @@ fn farkas(
     let mut neg = vec![0u64; transitions];
     let mut bits = vec![false; n + transitions];
     let mut scratch = [Vec::new(), Vec::new()];
+    // per column, the number of rows positive / negative there (kept up to date)
+    let count = |r: &Row, pos: &mut [u64], neg: &mut [u64], add: bool| {
+        for &(t, x) in &r.v {
+            let c = if x > 0 {
+                &mut pos[t as usize]
+            } else {
+                &mut neg[t as usize]
+            };
+            if add {
+                *c += 1
+            } else {
+                *c -= 1
+            }
+        }
+    };
+    for r in &rows {
+        count(r, &mut pos, &mut neg, true);
+    }
     loop {
         if stop() {
             return give_up(rows);
-        }
-        pos.iter_mut().for_each(|x| *x = 0);
-        neg.iter_mut().for_each(|x| *x = 0);
-        for r in &rows {
-            work += r.v.len() as u64;
-            for &(t, x) in &r.v {
-                if x > 0 {
-                    pos[t as usize] += 1;
-                } else {
-                    neg[t as usize] += 1;
-                }
-            }
         }
         // The next column: the one whose elimination adds the fewest rows.
         let mut best: Option<(i128, usize)> = None;
@@ -244,17 +250,27 @@ fn farkas(
                 done[t] = true; // nothing to eliminate
                 continue;
             }
-            if best.map_or(true, |b| growth < b.0) {
+            if !matches!(best, Some(b) if b.0 <= growth) {
                 best = Some((growth, t));
             }
         }
         let Some((_, t)) = best else { break };
         done[t] = true;
         let tc = t as u32;
+        let (mut ps, mut qs, mut keep) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, r) in rows.iter().enumerate() {
+            match r.at(tc) {
+                x if x > 0 => ps.push(i),
+                0 => keep.push(i),
+                _ => qs.push(i),
+            }
+        }
+        let pairs_exist = !ps.is_empty() && !qs.is_empty();
         // Extended supports (places, then the slacks of processed columns) for the
         // combinatorial adjacency test.
         let supports: Vec<Vec<u32>> = rows
             .iter()
+            .filter(|_| pairs_exist)
             .map(|r| {
                 let mut s: Vec<u32> = r.y.iter().map(|e| e.0).collect();
                 if mode == Mode::Inequality {
@@ -273,20 +289,12 @@ fn farkas(
         // k + 2 places and slacks in the union of their supports.
         let processed = done.iter().filter(|&&d| d).count() - 1;
         let max_union = processed + 2;
-        let (mut ps, mut qs, mut keep) = (Vec::new(), Vec::new(), Vec::new());
-        for (i, r) in rows.iter().enumerate() {
-            match r.at(tc) {
-                x if x > 0 => ps.push(i),
-                0 => keep.push(i),
-                _ => qs.push(i),
-            }
-        }
         let mut next: Vec<Row> = Vec::new();
         let mut pairs: u64 = 0;
         for &a in &ps {
             for &b in &qs {
                 pairs += 1;
-                if pairs % 1024 == 0 && stop() {
+                if pairs & 1023 == 0 && stop() {
                     return give_up(rows);
                 }
                 let sig = signatures[a] | signatures[b];
@@ -325,6 +333,15 @@ fn farkas(
                     return give_up(rows);
                 }
             }
+        }
+        for r in &next {
+            count(r, &mut pos, &mut neg, true);
+        }
+        for &i in ps
+            .iter()
+            .chain(if mode == Mode::Equality { &qs[..] } else { &[] })
+        {
+            count(&rows[i], &mut pos, &mut neg, false);
         }
         let mut old: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
         next.extend(keep.iter().map(|&i| old[i].take().expect("row kept once")));
