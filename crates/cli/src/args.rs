@@ -74,6 +74,16 @@ impl RelationsArg {
     }
 }
 
+/// Whether a net's boundedness is decided alongside generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BoundednessArg {
+    /// Race the generation against structural bounds and a search for an unboundedness
+    /// witness; an unbounded net answers +inf with its witness.
+    Race,
+    /// Generation only: an unbounded net runs until a limit stops it.
+    Off,
+}
+
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Stop cleanly (exit 3) after this many seconds.
@@ -92,6 +102,7 @@ impl LimitArgs {
         Limits {
             deadline: self.timeout.map(|s| start + Duration::from_secs(s)),
             max_memory: self.max_memory.map(|mb| mb * 1024 * 1024),
+            ..Limits::none()
         }
     }
 
@@ -105,6 +116,7 @@ impl LimitArgs {
                 "memory limit of {} MiB reached",
                 self.max_memory.unwrap_or(0)
             ),
+            Interrupted::Cancelled => "cancelled".to_string(),
             Interrupted::IndexTooLarge => format!(
                 "a place reached more tokens than a decision-diagram node can hold \
                  (over {} local states; the net may be unbounded)",

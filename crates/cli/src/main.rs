@@ -13,6 +13,7 @@ mod out;
 mod parse_pnml;
 mod parse_prism;
 mod progress;
+mod race;
 mod report;
 mod statespace;
 

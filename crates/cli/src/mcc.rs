@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower};
 use crate::out;
+use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
 
@@ -54,6 +55,9 @@ pub struct MccArgs {
     /// How events are applied.
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
+    /// Decide boundedness alongside generation (an unbounded net answers +inf).
+    #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
+    pub boundedness: BoundednessArg,
     /// Print one JSON object (with the contest lines under "lines") instead of the lines.
     #[arg(long)]
     pub json: bool,
@@ -170,17 +174,37 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     };
     let models: Vec<_> = lower(&net, a.order)?.into_iter().map(|(_, m)| m).collect();
     let levels = net.places.len();
-    drop(net);
-    match saturn_symbolic::statespace::generate_portfolio(
+    let t = "TECHNIQUES DECISION_DIAGRAMS";
+    match crate::race::generate_or_witness(
+        &net,
         &models,
         a.method.method(),
         a.relations.relations(),
         limits.limits(start),
+        a.boundedness == BoundednessArg::Race,
         crate::progress::reporter("StateSpace", a.limits.progress, levels),
     ) {
-        Ok((_, ss)) => {
+        Ok(Outcome::Unbounded(w)) => {
+            let lines: Vec<String> = [
+                "STATES",
+                "TRANSITIONS",
+                "MAX_TOKEN_IN_PLACE",
+                "MAX_TOKEN_PER_MARKING",
+            ]
+            .iter()
+            // a Karp-Miller witness (explicit) after the structural bounds (topological)
+            .map(|f| format!("STATE_SPACE {f} +inf TECHNIQUES EXPLICIT TOPOLOGICAL"))
+            .collect();
+            let w = WitnessText::new(&net, &w);
+            answer(
+                a,
+                exam,
+                &lines,
+                json!({ "states": "+inf", "witness": w.json() }),
+            )
+        }
+        Ok(Outcome::Generated { ss, .. }) => {
             let m = &ss.metrics;
-            let t = "TECHNIQUES DECISION_DIAGRAMS";
             let lines = vec![
                 format!("STATE_SPACE STATES {} {t}", m.states),
                 format!("STATE_SPACE TRANSITIONS {} {t}", m.transitions),

@@ -18,7 +18,7 @@ pub enum Status {
     Timeout,
     /// `--max-memory` was reached.
     Memory,
-    /// A token count outgrew what Saturn can store (the net may have no token bound).
+    /// The net is unbounded: an answer (exit 0), with the witness that proves it.
     Unbounded,
     /// The input or the command line is wrong, or the output could not be written.
     Error,
@@ -206,7 +206,10 @@ pub fn status_of(i: Interrupted) -> Status {
     match i {
         Interrupted::Timeout | Interrupted::Budget => Status::Timeout,
         Interrupted::Memory => Status::Memory,
-        Interrupted::IndexTooLarge => Status::Unbounded,
+        // Too many tokens to store is not a proof of unboundedness (only a witness is, see
+        // crate::race): the run ran out of room.
+        Interrupted::IndexTooLarge => Status::Memory,
+        Interrupted::Cancelled => Status::Error,
     }
 }
 

@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower, peak_memory_bytes};
 use crate::out;
-use crate::report::{ok_object, Failure};
+use crate::race::{Outcome, WitnessText};
+use crate::report::{ok_object, Failure, Status};
 
 #[derive(clap::Args, Debug)]
 pub struct StateSpaceArgs {
@@ -26,6 +27,9 @@ pub struct StateSpaceArgs {
     /// How events are applied.
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
+    /// Decide boundedness alongside generation (an unbounded net answers +inf).
+    #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
+    pub boundedness: BoundednessArg,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
@@ -58,12 +62,13 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
-    drop(net);
-    let (won, ss) = saturn_symbolic::statespace::generate_portfolio(
+    let outcome = crate::race::generate_or_witness(
+        &net,
         &models,
         method,
         relations,
         limits,
+        a.boundedness == BoundednessArg::Race,
         crate::progress::reporter("states", a.limits.progress, n_places),
     )
     .map_err(|i| {
@@ -73,17 +78,52 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             a.limits.describe(i),
         )
     })?;
+    // the JSON object of an answer: the envelope, the net's size, then `fields`
+    let object = |fields: serde_json::Value| {
+        let mut v = ok_object(
+            "statespace",
+            &a.model,
+            json!({ "net": net_name, "places": n_places, "net_transitions": n_transitions }),
+        );
+        if let (Some(o), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+            o.extend(f);
+        }
+        v
+    };
+    let (won, ss) = match outcome {
+        Outcome::Generated { won, ss } => (won, ss),
+        Outcome::Unbounded(w) => {
+            let w = WitnessText::new(&net, &w);
+            if a.json {
+                let mut v = object(json!({
+                        "states": "+inf",
+                        "transitions": "+inf",
+                        "max_tokens_place": "+inf",
+                        "max_tokens_marking": "+inf",
+                        "witness": w.json(),
+                        "seconds": t0.elapsed().as_secs_f64(),
+                        "peak_memory_bytes": peak_memory_bytes(),
+                }));
+                v["status"] = json!(Status::Unbounded);
+                out::println(v)?;
+            } else {
+                out::print(&format!(
+                    "model: {} ({} places, {} transitions)\nstates: +inf (the net is unbounded)\n{}",
+                    a.model,
+                    n_places,
+                    n_transitions,
+                    w.lines()
+                ))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    drop(net);
     let seconds = t0.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
     let m = &ss.metrics;
     if a.json {
-        let v = ok_object(
-            "statespace",
-            &a.model,
-            json!({
-                "net": net_name,
-                "places": n_places,
-                "net_transitions": n_transitions,
+        let v = object(json!({
                 "method": method.name(),
                 "relations": relations.name(),
                 "order": order.name(),
@@ -98,8 +138,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                 "generation_seconds": ss.generation_seconds,
                 "seconds": seconds,
                 "peak_memory_bytes": peak,
-            }),
-        );
+        }));
         out::println(v)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -33,9 +33,12 @@ fn net(name: &str) -> String {
 /// A temporary directory holding `model.pnml` copied from `tests/nets/<name>`.
 struct ContestDir(PathBuf);
 impl ContestDir {
+    /// A fresh directory per call (tests run in parallel in one process).
     fn new(name: &str) -> ContestDir {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!(
-            "saturn-promises-{}-{}",
+            "saturn-promises-{}-{}-{k}",
             name.replace('.', "-"),
             std::process::id()
         ));
@@ -87,7 +90,14 @@ fn unbounded_net_stops_at_the_time_limit() {
     let unbounded = net("unbounded.pnml");
     let dir = ContestDir::new("unbounded.pnml");
     for args in [
-        vec!["statespace", unbounded.as_str(), "--timeout", "5"],
+        vec![
+            "statespace",
+            unbounded.as_str(),
+            "--timeout",
+            "5",
+            "--boundedness",
+            "off",
+        ],
         vec![
             "mcc",
             &dir.path(),
@@ -95,6 +105,8 @@ fn unbounded_net_stops_at_the_time_limit() {
             "StateSpace",
             "--timeout",
             "5",
+            "--boundedness",
+            "off",
         ],
     ] {
         let m = measured(&args);
@@ -119,7 +131,14 @@ fn unbounded_net_stops_at_the_memory_limit() {
     let unbounded = net("unbounded.pnml");
     let dir = ContestDir::new("unbounded.pnml");
     for args in [
-        vec!["statespace", unbounded.as_str(), "--max-memory", "500"],
+        vec![
+            "statespace",
+            unbounded.as_str(),
+            "--max-memory",
+            "500",
+            "--boundedness",
+            "off",
+        ],
         vec![
             "mcc",
             &dir.path(),
@@ -127,6 +146,8 @@ fn unbounded_net_stops_at_the_memory_limit() {
             "StateSpace",
             "--max-memory",
             "500",
+            "--boundedness",
+            "off",
         ],
     ] {
         let m = measured(&args);
@@ -169,9 +190,44 @@ fn huge_initial_marking_never_aborts() {
         "peak {} MiB",
         m.peak_rss_bytes / MIB
     );
-    // a token count too large to store is the JSON status `unbounded`
+    // a token count too large to store is not a proof of unboundedness: the net is bounded,
+    // and the run ran out of room (JSON status `memory`)
     let v = json(&["statespace", &huge, "--json"], 3);
+    assert_envelope(&v, "memory");
+}
+
+/// An unbounded net is an answer (by default): +inf with a witness that names the growing
+/// place and the pumping transition, in text, JSON and contest mode, at once.
+#[test]
+fn unbounded_net_answers_infinity_with_a_witness() {
+    let unbounded = net("unbounded.pnml");
+    let m = measured(&["statespace", &unbounded, "--timeout", "20"]);
+    assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
+    assert!(m.wall_seconds < 5.0, "{:.1} s", m.wall_seconds);
+    assert!(m.stdout.contains("states: +inf"), "{}", m.stdout);
+    assert!(m.stdout.contains("unbounded places: a"), "{}", m.stdout);
+    assert!(m.stdout.contains("then t repeated forever"), "{}", m.stdout);
+    let v = json(&["statespace", &unbounded, "--json"], 0);
     assert_envelope(&v, "unbounded");
+    assert_eq!(v["states"], "+inf");
+    assert_eq!(v["witness"]["growing_places"][0], "a");
+    assert_eq!(v["witness"]["pump"][0], "t");
+    let dir = ContestDir::new("unbounded.pnml");
+    let m = measured(&["mcc", &dir.path(), "--examination", "StateSpace"]);
+    assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
+    let lines: Vec<&str> = m.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", m.stdout);
+    for (line, figure) in lines.iter().zip([
+        "STATES",
+        "TRANSITIONS",
+        "MAX_TOKEN_IN_PLACE",
+        "MAX_TOKEN_PER_MARKING",
+    ]) {
+        assert!(
+            line.starts_with(&format!("STATE_SPACE {figure} +inf TECHNIQUES")),
+            "{line}"
+        );
+    }
 }
 
 /// A token count beyond what Saturn represents is refused with its position.
@@ -365,7 +421,14 @@ fn contest_conventions() {
     // BK_TIME_CONFINEMENT is the default time limit
     let unbounded = ContestDir::new("unbounded.pnml");
     let out = saturn()
-        .args(["mcc", &unbounded.path(), "--examination", "StateSpace"])
+        .args([
+            "mcc",
+            &unbounded.path(),
+            "--examination",
+            "StateSpace",
+            "--boundedness",
+            "off",
+        ])
         .env("BK_TIME_CONFINEMENT", "1")
         .timeout(Duration::from_secs(30))
         .output()

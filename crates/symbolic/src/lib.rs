@@ -5,8 +5,8 @@
 //!
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
-pub mod encode;
 pub mod atoms;
+pub mod encode;
 mod limits;
 pub mod metrics;
 pub mod reach;

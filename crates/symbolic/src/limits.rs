@@ -1,5 +1,6 @@
 //! Resource limits checked from inside long computations.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Why a computation stopped before finishing.
@@ -16,6 +17,9 @@ pub enum Interrupted {
     /// The step budget given to one attempt of a portfolio ran out (never reaches the user).
     #[error("step budget exhausted")]
     Budget,
+    /// The caller's cancel flag was raised (another computation answered first).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Time and memory limits. Checked every few thousand steps, so they cost nothing measurable.
@@ -24,6 +28,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Resident-set limit in bytes.
     pub max_memory: Option<u64>,
+    /// Stop with [`Interrupted::Cancelled`] once this flag is raised (for a race between two
+    /// procedures, e.g. generation against a search for an unboundedness witness).
+    pub cancel: Option<&'static AtomicBool>,
 }
 
 impl Limits {
@@ -33,6 +40,9 @@ impl Limits {
 
     /// `Err` when a limit is exceeded now.
     pub fn check(&self) -> Result<(), Interrupted> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(Interrupted::Cancelled);
+        }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
                 return Err(Interrupted::Timeout);

@@ -50,6 +50,7 @@ fn unbounded_net_stops_at_its_deadline() {
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_millis(300)),
             max_memory: None,
+            ..Limits::none()
         };
         let (r, t) = run(&unbounded(1), method, limits);
         assert!(
@@ -68,6 +69,7 @@ fn unbounded_net_stops_at_the_dense_node_limit() {
     let limits = Limits {
         deadline: Some(Instant::now() + Duration::from_secs(120)),
         max_memory: Some(40 << 20),
+        ..Limits::none()
     };
     let (r, _) = run(&unbounded(1), Method::Saturation, limits);
     // whichever comes first: the resident-set check or the dense-node limit derived from it

@@ -63,6 +63,7 @@ fn mcc_state_space_oracles() {
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_secs(secs)),
             max_memory: None,
+            ..Limits::none()
         };
         let t = Instant::now();
         match statespace::generate_portfolio(

@@ -20,12 +20,14 @@ fn metrics_stop_at_limits_and_agree_without() {
     let past = Limits {
         deadline: Some(Instant::now() - Duration::from_millis(1)),
         max_memory: None,
+        ..Limits::none()
     };
     let r = state_space_metrics_within(&reach.forest, &model, s, &past);
     assert_eq!(r.unwrap_err(), Interrupted::Timeout);
     let tiny = Limits {
         deadline: None,
         max_memory: Some(1),
+        ..Limits::none()
     };
     let r = state_space_metrics_within(&reach.forest, &model, s, &tiny);
     assert_eq!(r.unwrap_err(), Interrupted::Memory);
@@ -33,6 +35,7 @@ fn metrics_stop_at_limits_and_agree_without() {
     let far = Limits {
         deadline: Some(Instant::now() + Duration::from_secs(3600)),
         max_memory: None,
+        ..Limits::none()
     };
     let m = state_space_metrics_within(&reach.forest, &model, s, &far).unwrap();
     assert_eq!(m, state_space_metrics(&reach.forest, &model, s));
