@@ -187,7 +187,7 @@ fn rel_prod_rec(sets: &mut Forest, rels: &Forest, dir: Dir, s: NodeId, r: NodeId
 }
 
 /// Sort `buf` by index and union the children of equal indices, in place.
-fn merge_by_index(sets: &mut Forest, buf: &mut Vec<Edge>) {
+pub(crate) fn merge_by_index(sets: &mut Forest, buf: &mut Vec<Edge>) {
     if buf.windows(2).all(|w| w[0].idx < w[1].idx) {
         return;
     }
