@@ -105,6 +105,8 @@ impl<'r> Checker<'r> {
         deadlocks: Deadlocks,
     ) -> Checker<'r> {
         reach.reverse();
+        // a portfolio's generation budget does not apply to model checking
+        reach.set_step_budget(u64::MAX);
         let init = reach.state_set(&model.initial);
         let mut c = Checker {
             reach,
