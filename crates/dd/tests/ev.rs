@@ -330,6 +330,64 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A relation of an identity-reduced forest (skipped pairs included) as a 0/1 EV*MxD and
+    /// a 0/∞ EV+MxD, against the explicit pair list.
+    #[test]
+    fn relation_to_matrix(
+        doms in prop::collection::vec(1u32..=3, 1..=3),
+        picks in prop::collection::vec((0usize..27, 0usize..27), 0..30),
+        identity_on_top in any::<bool>(),
+    ) {
+        let u = Universe::new(&doms);
+        let n = u.size();
+        let mut pairs: Vec<(usize, usize)> = picks.iter().map(|&(i, j)| (i % n, j % n)).collect();
+        if identity_on_top {
+            // pairs that keep the top variable: a skipped pair at the top
+            let top = u.levels();
+            pairs.retain(|&(i, j)| u.tuple(i)[top - 1] == u.tuple(j)[top - 1]);
+            let extra: Vec<(usize, usize)> = pairs
+                .iter()
+                .flat_map(|&(i, j)| {
+                    (0..u.doms[top - 1]).map(move |v| (i, j, v))
+                })
+                .map(|(i, j, v)| {
+                    let (mut a, mut b) = (u.tuple(i), u.tuple(j));
+                    a[top - 1] = v;
+                    b[top - 1] = v;
+                    (u.index(&a), u.index(&b))
+                })
+                .collect();
+            pairs.extend(extra);
+        }
+        let mut rels = u.rel_forest();
+        let tuples: Vec<(Vec<u32>, Vec<u32>)> =
+            pairs.iter().map(|&(i, j)| (u.tuple(i), u.tuple(j))).collect();
+        let r = rels.relation_from_tuples(&tuples);
+        let inside = |i: usize, j: usize| pairs.contains(&(i, j));
+        let mut f = EvStarForest::new_interleaved(&u.doms);
+        let m = f.from_relation(&rels, r);
+        let mut g = EvPlusForest::new_interleaved(&u.doms);
+        let d = g.from_relation(&rels, r);
+        let mut ones = Vec::new();
+        let mut zeros = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let t = EvStarForest::matrix_tuple(&u.tuple(i), &u.tuple(j));
+                let want = inside(i, j);
+                prop_assert_eq!(f.eval(m, &t).unwrap(), if want { 1.0 } else { 0.0 });
+                prop_assert_eq!(g.eval(d, &t), Ok(if want { 0 } else { INF }));
+                ones.push((u.tuple(i), u.tuple(j), if want { 1.0 } else { 0.0 }));
+                zeros.push((u.tuple(i), u.tuple(j), if want { 0 } else { INF }));
+            }
+        }
+        prop_assert_eq!(m, f.matrix_from_entries(&ones).unwrap());
+        prop_assert_eq!(d, g.matrix_from_entries(&zeros).unwrap());
+    }
+}
+
 #[test]
 fn collection_keeps_roots_and_purges_caches() {
     let u = Universe::new(&[3, 3, 3]);

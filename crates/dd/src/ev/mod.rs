@@ -89,6 +89,10 @@ pub(crate) struct EvCaches<V: EvValue> {
     pub(crate) from_mdd: Cache<NodeId, NodeId>,
     /// Index function of MDD nodes: `(index node, number of states below)`.
     pub(crate) index: Cache<NodeId, (NodeId, i64)>,
+    /// Conversion of relation nodes, keyed by `(relation node, unprimed level)`.
+    pub(crate) from_rel: Cache<(NodeId, u32), NodeId>,
+    /// The relation forest the `from_rel` entries refer to.
+    pub(crate) rel_epoch: Option<Epoch>,
     /// The MDD forest the `restrict`, `from_mdd` and `index` entries refer to.
     pub(crate) mdd_epoch: Option<Epoch>,
 }
@@ -101,7 +105,9 @@ impl<V: EvValue> EvCaches<V> {
             restrict: Cache::new(12),
             from_mdd: Cache::new(10),
             index: Cache::new(10),
+            from_rel: Cache::new(10),
             mdd_epoch: None,
+            rel_epoch: None,
         }
     }
 
@@ -121,6 +127,7 @@ impl<V: EvValue> EvCaches<V> {
             + self.restrict.bytes()
             + self.from_mdd.bytes()
             + self.index.bytes()
+            + self.from_rel.bytes()
     }
 }
 
@@ -310,6 +317,7 @@ impl<V: EvValue> EvForest<V> {
         c.restrict.retain(|k, v| live(k.0) && live(v.1));
         c.from_mdd.retain(|_, v| live(*v));
         c.index.retain(|_, v| live(v.0));
+        c.from_rel.retain(|_, v| live(*v));
         freed
     }
 

@@ -53,6 +53,67 @@ impl<V: EvValue> EvForest<V> {
         r
     }
 
+    /// The matrix of a relation of an identity-reduced forest over the same variables
+    /// ([`Reduction::Identity`], `2L` levels): the neutral value on its pairs (EV+: `0`,
+    /// EV*: `1`), the default elsewhere. A skipped pair of levels (identity) is expanded over
+    /// the relation forest's current domain of its variable.
+    pub fn from_relation(&mut self, rels: &Forest, r: NodeId) -> Ev<V> {
+        assert!(
+            self.is_interleaved()
+                && rels.reduction() == Reduction::Identity
+                && rels.num_levels() == self.num_levels(),
+            "from_relation: an identity-reduced relation over the matrix forest's variables"
+        );
+        if self.caches.rel_epoch != Some(rels.epoch()) {
+            self.caches.from_rel.clear();
+            self.caches.rel_epoch = Some(rels.epoch());
+        }
+        let node = self.relation_node(rels, r, self.num_levels());
+        if node.is_empty() {
+            return Ev::default_fn();
+        }
+        Ev {
+            val: V::NEUTRAL,
+            node,
+        }
+    }
+
+    /// The matrix node at unprimed `level` of relation node `r` (at `level` or below).
+    fn relation_node(&mut self, rels: &Forest, r: NodeId, level: usize) -> NodeId {
+        if r.is_empty() || level == 0 {
+            return r;
+        }
+        let key = (r, level as u32);
+        if let Some(n) = self.caches.from_rel.get(key) {
+            return n;
+        }
+        let mut rows = Vec::new();
+        if rels.level(r) == level {
+            for e in rels.edges(r) {
+                let mut cols = Vec::with_capacity(rels.edges(e.child).len());
+                for pe in rels.edges(e.child) {
+                    let c = self.relation_node(rels, pe.child, level - 2);
+                    cols.push(Edge::valued(pe.idx, c, V::NEUTRAL));
+                }
+                let p = self.f.make_node(level - 1, &cols);
+                rows.push(Edge::valued(e.idx, p, V::NEUTRAL));
+            }
+        } else {
+            // a skipped pair: the identity over the variable's domain
+            let below = self.relation_node(rels, r, level - 2);
+            for i in 0..rels.domain(level) {
+                let p = self
+                    .f
+                    .make_node(level - 1, &[Edge::valued(i, below, V::NEUTRAL)]);
+                rows.push(Edge::valued(i, p, V::NEUTRAL));
+            }
+        }
+        // every value is neutral: already normalised
+        let n = self.f.make_node(level, &rows);
+        self.caches.from_rel.insert(key, n);
+        n
+    }
+
     /// `f` restricted to the set `s` of a quasi-reduced MDD forest: `f` where the state (or
     /// the row, or the column of a matrix, per `mode`) is in `s`, the default elsewhere.
     pub fn restrict(
