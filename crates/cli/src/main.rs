@@ -81,7 +81,7 @@ pub struct ParseArgs {
 }
 
 fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
-    let Some(input) = load::read_input(&args.model)? else {
+    let Some(mut input) = load::read_input(&args.model)? else {
         return Err(Failure::error(format!(
             "cannot read {}: no such file or directory",
             args.model
@@ -108,8 +108,9 @@ fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::error(format!("{}: {kind} (use {hint})", input.name)).into());
     }
     if input.is_pnml() {
-        parse_pnml::run(args, &input)
+        parse_pnml::run(args, input)
     } else {
+        input.read_all()?;
         parse_prism::run(args, &input)
     }
 }
