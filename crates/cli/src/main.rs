@@ -15,6 +15,7 @@ mod parse_prism;
 mod progress;
 mod race;
 mod report;
+mod scc;
 mod statespace;
 
 use report::Failure;
@@ -42,6 +43,9 @@ struct Cli {
 enum Cmd {
     /// Generate the reachable state space of a Petri net and print its figures.
     Statespace(statespace::StateSpaceArgs),
+    /// The states in strongly connected components (or terminal SCCs) of a net's reachability
+    /// graph, and the number of components.
+    Scc(scc::SccArgs),
     /// Answer a Model Checking Contest examination (StateSpace today) on a model directory.
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
@@ -114,6 +118,7 @@ impl Cmd {
     fn context(&self) -> (&'static str, String, bool) {
         match self {
             Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
+            Cmd::Scc(a) => ("scc", a.model.clone(), a.json),
             Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
             Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
             Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
@@ -125,6 +130,7 @@ impl Cmd {
 fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
     match cmd {
         Cmd::Statespace(a) => statespace::run(&a),
+        Cmd::Scc(a) => scc::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
         Cmd::Generate(a) => generate::run(&a),
         Cmd::Parse(a) => parse(&a),

@@ -10,6 +10,7 @@ pub mod encode;
 mod limits;
 pub mod metrics;
 pub mod reach;
+pub mod scc;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits};
