@@ -163,3 +163,11 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// The `peak memory:` line of the text output.
+pub fn peak_memory_line(peak: Option<u64>) -> String {
+    match peak {
+        Some(b) => format!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+        None => "peak memory: unknown".to_string(),
+    }
+}

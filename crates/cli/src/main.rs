@@ -18,6 +18,7 @@ mod progress;
 mod queries;
 mod race;
 mod report;
+mod scc;
 mod statespace;
 
 use report::Failure;
@@ -47,6 +48,9 @@ enum Cmd {
     Statespace(statespace::StateSpaceArgs),
     /// Check CTL formulas (and UpperBounds queries) on a Petri net: one line per formula.
     Check(check::CheckArgs),
+    /// The states in strongly connected components (or terminal SCCs) of a net's reachability
+    /// graph, and the number of components.
+    Scc(scc::SccArgs),
     /// Answer a Model Checking Contest examination on a model directory.
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
@@ -121,6 +125,7 @@ impl Cmd {
         match self {
             Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
             Cmd::Check(a) => ("check", a.model.clone(), a.json),
+            Cmd::Scc(a) => ("scc", a.model.clone(), a.json),
             Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
             Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
             Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
@@ -133,6 +138,7 @@ fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
     match cmd {
         Cmd::Statespace(a) => statespace::run(&a),
         Cmd::Check(a) => check::run(&a),
+        Cmd::Scc(a) => scc::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
         Cmd::Generate(a) => generate::run(&a),
         Cmd::Parse(a) => parse(&a),

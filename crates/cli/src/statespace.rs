@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
-use crate::load::{load_net, lower, peak_memory_bytes};
+use crate::load::{load_net, lower, peak_memory_bytes, peak_memory_line};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure, Status};
@@ -168,14 +168,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         "time: {seconds:.3} s (generation {:.3} s)",
         ss.generation_seconds
     );
-    match peak {
-        Some(b) => {
-            let _ = writeln!(t, "peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0));
-        }
-        None => {
-            let _ = writeln!(t, "peak memory: unknown");
-        }
-    }
+    let _ = writeln!(t, "{}", peak_memory_line(peak));
     out::print(&t)?;
     Ok(ExitCode::SUCCESS)
 }
