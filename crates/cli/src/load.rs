@@ -1,6 +1,7 @@
 //! Finding and reading a model: a file, `-` (standard input), a contest directory holding
 //! `model.pnml`, or a generated instance `family:N`. PNML is recognised by its content (an XML
-//! document), not by the file's extension.
+//! document); a PRISM model by its extension (`.prism`, `.sm`, `.pm`, `.nm`) or as any other
+//! text.
 
 use std::io::Read;
 use std::path::Path;
@@ -20,9 +21,21 @@ pub struct Input {
     pub contest_dir: bool,
 }
 
+/// File extensions of PRISM models (`.sm` CTMCs, `.pm` DTMCs, `.nm` MDPs, `.prism`).
+const PRISM_EXTENSIONS: [&str; 4] = ["prism", "sm", "pm", "nm"];
+
 impl Input {
     pub fn is_pnml(&self) -> bool {
         saturn_pnml::looks_like_pnml(&self.bytes)
+    }
+
+    /// A PRISM model: a file with a PRISM extension, or any text that is not PNML.
+    pub fn is_prism(&self) -> bool {
+        let ext = Path::new(&self.name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        ext.is_some_and(|e| PRISM_EXTENSIONS.contains(&e.as_str())) || !self.is_pnml()
     }
 }
 
@@ -69,19 +82,7 @@ pub fn read_input(spec: &str) -> anyhow::Result<Option<Input>> {
 /// came from a contest directory. Reader errors keep their type ([`saturn_pnml::PnmlError`]).
 pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
     if let Some(input) = read_input(spec)? {
-        if !input.is_pnml() {
-            return Err(Failure::error(format!(
-                "{}: not a PNML net (it does not start with '<'); state spaces are computed for Petri nets, and PRISM models are only checked (`saturn parse`) today",
-                input.name
-            ))
-            .into());
-        }
-        let net = saturn_pnml::read_pnml_bytes_within(
-            &input.bytes,
-            &input.name,
-            saturn_model::petri::MAX_TOKENS,
-        )?;
-        return Ok((net, input.contest_dir));
+        return net_of(&input);
     }
     if let Some((fam, n)) = spec.split_once(':') {
         if saturn_model::families::FAMILIES.contains(&fam) {
@@ -96,6 +97,24 @@ pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
         saturn_model::families::FAMILIES.join(", ")
     ))
     .into())
+}
+
+/// The Petri net of an input read by [`read_input`], and whether it came from a contest
+/// directory.
+pub fn net_of(input: &Input) -> anyhow::Result<(PetriNet, bool)> {
+    if !input.is_pnml() {
+        return Err(Failure::error(format!(
+            "{}: not a PNML net (it does not start with '<'); this command takes Petri nets, and PRISM models are read by `saturn statespace` and `saturn parse`",
+            input.name
+        ))
+        .into());
+    }
+    let net = saturn_pnml::read_pnml_bytes_within(
+        &input.bytes,
+        &input.name,
+        saturn_model::petri::MAX_TOKENS,
+    )?;
+    Ok((net, input.contest_dir))
 }
 
 /// The models to try for `order`: one model, or for `auto` one per candidate order. Each comes

@@ -1,4 +1,5 @@
-//! `saturn statespace MODEL [--method M] [--order O] [--json]`.
+//! `saturn statespace MODEL [--method M] [--order O] [--json]`: Petri nets here, PRISM models in
+//! [`crate::statespace_prism`].
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -7,29 +8,33 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
-use crate::load::{load_net, lower, peak_memory_bytes};
+use crate::load::{load_net, lower, net_of, peak_memory_bytes, read_input};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure, Status};
 
 #[derive(clap::Args, Debug)]
 pub struct StateSpaceArgs {
-    /// A PNML file, `-` for standard input, a contest model directory (holding model.pnml), or a
-    /// generated instance `family:N` (e.g. kanban:10).
+    /// A PNML file, a PRISM model (.prism, .sm, .pm, .nm: ctmc or dtmc), `-` for standard input,
+    /// a contest model directory (holding model.pnml), or a generated instance `family:N` (e.g.
+    /// kanban:10).
     pub model: String,
-    /// The generation algorithm.
+    /// The generation algorithm (for PRISM models, bfs and bfs-frontier chain event images).
     #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
     pub method: MethodArg,
     /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
-    /// mcc` does].
+    /// mcc` does; file for PRISM models].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
-    /// How events are applied.
+    /// How events are applied (Petri nets; PRISM models always use relation MDDs).
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Values for undefined constants of a PRISM model: `N=3,T=12` (one value each).
+    #[arg(long = "const")]
+    pub consts: Vec<String>,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
@@ -50,7 +55,18 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let method = a.method.method();
     let relations = a.relations.relations();
-    let (net, contest_dir) = load_net(&a.model)?;
+    let (net, contest_dir) = match read_input(&a.model)? {
+        Some(input) if input.is_prism() => return crate::statespace_prism::run(a, &input),
+        Some(input) => net_of(&input)?,
+        None => load_net(&a.model)?,
+    };
+    if !a.consts.is_empty() {
+        return Err(Failure::error(format!(
+            "{}: --const applies to PRISM models, not to Petri nets",
+            a.model
+        ))
+        .into());
+    }
     let order = a.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
