@@ -1,6 +1,7 @@
 //! Finding and reading a model: a file, `-` (standard input), a contest directory holding
 //! `model.pnml`, or a generated instance `family:N`. PNML is recognised by its content (an XML
-//! document), not by the file's extension.
+//! document); a PRISM model by its extension (`.prism`, `.sm`, `.pm`, `.nm`) or as any other
+//! text.
 
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -23,6 +24,9 @@ pub struct Input {
     /// A contest directory (the model is its `model.pnml`).
     pub contest_dir: bool,
 }
+
+/// File extensions of PRISM models (`.sm` CTMCs, `.pm` DTMCs, `.nm` MDPs, `.prism`).
+const PRISM_EXTENSIONS: [&str; 4] = ["prism", "sm", "pm", "nm"];
 
 impl Input {
     /// Read the start of `rest`: up to its first non-blank byte (after a byte-order mark).
@@ -79,6 +83,15 @@ impl Input {
         let name = self.name.clone();
         saturn_pnml::read_pnml_within(self.into_reader(), &name, saturn_model::petri::MAX_TOKENS)
     }
+
+    /// A PRISM model: a file with a PRISM extension, or any text that is not PNML.
+    pub fn is_prism(&self) -> bool {
+        let ext = Path::new(&self.name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        ext.is_some_and(|e| PRISM_EXTENSIONS.contains(&e.as_str())) || !self.is_pnml()
+    }
 }
 
 /// Open the model named `spec` (`-` for stdin); `None` when no such file or directory exists.
@@ -111,15 +124,7 @@ pub fn read_input(spec: &str) -> anyhow::Result<Option<Input>> {
 /// came from a contest directory. Reader errors keep their type ([`saturn_pnml::PnmlError`]).
 pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
     if let Some(input) = read_input(spec)? {
-        if !input.is_pnml() {
-            return Err(Failure::error(format!(
-                "{}: not a PNML net (it does not start with '<'); state spaces are computed for Petri nets, and PRISM models are only checked (`saturn parse`) today",
-                input.name
-            ))
-            .into());
-        }
-        let contest_dir = input.contest_dir;
-        return Ok((input.read_net()?, contest_dir));
+        return net_of(input);
     }
     if let Some((fam, n)) = spec.split_once(':') {
         if saturn_model::families::FAMILIES.contains(&fam) {
@@ -134,6 +139,20 @@ pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
         saturn_model::families::FAMILIES.join(", ")
     ))
     .into())
+}
+
+/// The Petri net of an input read by [`read_input`], and whether it came from a contest
+/// directory.
+pub fn net_of(input: Input) -> anyhow::Result<(PetriNet, bool)> {
+    if !input.is_pnml() {
+        return Err(Failure::error(format!(
+            "{}: not a PNML net (it does not start with '<'); this command takes Petri nets, and PRISM models are read by `saturn statespace` and `saturn parse`",
+            input.name
+        ))
+        .into());
+    }
+    let contest_dir = input.contest_dir;
+    Ok((input.read_net()?, contest_dir))
 }
 
 /// The models to try for `order`: one model, or for `auto` one per candidate order. Each comes

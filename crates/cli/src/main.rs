@@ -20,6 +20,7 @@ mod race;
 mod report;
 mod scc;
 mod statespace;
+mod statespace_prism;
 
 use report::Failure;
 
@@ -30,7 +31,8 @@ use report::Failure;
     about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on decision diagrams",
     long_about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on \
 decision diagrams (MDDs).\n\nToday: state spaces of P/T nets (PNML, contest model directories, \
-generated families) with the Model Checking Contest's StateSpace figures; reading and validating \
+generated families) with the Model Checking Contest's StateSpace figures; state spaces of PRISM \
+ctmc/dtmc models with PRISM's state and transition counts (`statespace MODEL.sm --const N=3`); reading and validating \
 (syntax, names, types) PRISM models and properties, CTL text and contest formula files (`parse`). \
 Model checking of formulas and CTMC analysis come next.\n\n\
 Exit status: 0 done, 1 problems found by `parse`, 2 an error that prevents the run (usage, I/O, an unreadable model), 3 a limit was reached, \
@@ -44,7 +46,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Generate the reachable state space of a Petri net and print its figures.
+    /// Generate the reachable state space of a Petri net or a PRISM model and print its figures.
     Statespace(statespace::StateSpaceArgs),
     /// Check CTL formulas (and UpperBounds queries) on a Petri net: one line per formula.
     Check(check::CheckArgs),
