@@ -152,7 +152,7 @@ pub struct GenerationArgs {
     #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
     pub method: MethodArg,
     /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
-    /// mcc` does].
+    /// mcc` does; file for PRISM models].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
     /// How events are applied.

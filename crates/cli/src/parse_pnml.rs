@@ -57,14 +57,12 @@ fn has_temporal(s: &StateFormula) -> bool {
 
 /// Check the net, its formula file and `--ctl` formulas; print the summary. Every problem found
 /// is reported (a [`Failure`] with exit 1) rather than the first only.
-pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ParseArgs, input: Input) -> anyhow::Result<ExitCode> {
     let color = std::io::stderr().is_terminal();
-    let net = saturn_pnml::read_pnml_bytes_within(
-        &input.bytes,
-        &input.name,
-        saturn_model::petri::MAX_TOKENS,
-    )
-    .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
+    let name = input.name.clone();
+    let net = input
+        .read_net()
+        .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
     let mut diags = Vec::new();
     let mut rendered = String::new();
     let mut entries = Vec::new();
@@ -107,7 +105,7 @@ pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
         return Err(Failure::input(diags).rendered(rendered).into());
     }
     if args.json {
-        out::println(ok_object("parse", &input.name, json(&net, &entries)))?;
+        out::println(ok_object("parse", &name, json(&net, &entries)))?;
     } else {
         out::print(&text(&net, &entries))?;
     }

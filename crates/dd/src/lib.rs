@@ -21,6 +21,10 @@
 //! is [`RelAlg`], which holds one compute cache per operation. Results are read back with [`Forest::cardinality`], [`Forest::pick`],
 //! [`Forest::for_each_state`] and [`Forest::to_dot`].
 //!
+//! Edge-valued diagrams (EV+MDDs over `i64` with `+∞`, EV*MDDs over `f64`, and their
+//! interleaved 2L-level matrix forms) live in [`ev::EvForest`], over the same node store
+//! (`Forest<V>` with edges carrying `V`).
+//!
 //! Caches and collection: every compute cache keyed by node ids is valid only while its
 //! forests' [`Epoch`]s are unchanged. [`Forest::gc`] clears the forest's own caches; the
 //! relational-product caches (held by the set forest) also check the relation forest's epoch at
@@ -31,6 +35,7 @@ mod cache;
 mod count;
 mod dot;
 mod enumerate;
+pub mod ev;
 mod forest;
 mod ops;
 mod relalg;

@@ -137,7 +137,8 @@ enum Frag {
 
 fn frag() -> impl Strategy<Value = Frag> {
     let id = 0..IDS.len();
-    let text = proptest::option::of(0..TEXTS.len());
+    // One past the texts: a label without a <text> child.
+    let text = proptest::option::of(0..=TEXTS.len());
     let leaf = prop_oneof![
         4 => (id.clone(), text.clone(), text.clone(), any::<u8>())
             .prop_map(|(i, n, m, f)| Frag::Place(i, n, m, f)),
@@ -157,6 +158,7 @@ fn frag() -> impl Strategy<Value = Frag> {
 fn label(name: &str, text: Option<usize>) -> String {
     match text {
         None => String::new(),
+        Some(t) if t == TEXTS.len() => format!("<{name}/>"),
         Some(t) => format!("<{name}><text>{}</text></{name}>", TEXTS[t]),
     }
 }

@@ -11,6 +11,7 @@ pub mod encode;
 mod limits;
 pub mod metrics;
 pub mod reach;
+pub mod scc;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits};

@@ -118,18 +118,39 @@ impl Track {
     }
 
     fn track(&mut self, chunk: &[u8]) {
-        self.check_utf8(chunk, self.offset);
-        self.offset += chunk.len() as u64;
-        if let Some(i) = memchr::memrchr(b'<', chunk) {
-            self.last_lt = self.pos.advanced(&chunk[..i]);
-        }
-        match chunk.iter().rposition(|b| !b.is_ascii_whitespace()) {
-            Some(i) => {
-                self.content_end = self.pos.advanced(&chunk[..=i]);
-                self.pos = self.content_end.advanced(&chunk[i + 1..]);
+        // One pass: lines, columns, the last `<` and the last non-blank character.
+        let mut pos = self.pos;
+        let mut ascii = true;
+        for &b in chunk {
+            match b {
+                b'\n' => {
+                    pos.line = pos.line.saturating_add(1);
+                    pos.col = 1;
+                }
+                b' ' | b'\t' | b'\r' | b'\x0C' => pos.col = pos.col.saturating_add(1),
+                b'<' => {
+                    self.last_lt = pos;
+                    pos.col = pos.col.saturating_add(1);
+                    self.content_end = pos;
+                }
+                0x80.. => {
+                    ascii = false;
+                    if b >= 0xC0 {
+                        pos.col = pos.col.saturating_add(1);
+                    }
+                    self.content_end = pos;
+                }
+                _ => {
+                    pos.col = pos.col.saturating_add(1);
+                    self.content_end = pos;
+                }
             }
-            None => self.pos = self.pos.advanced(chunk),
         }
+        self.pos = pos;
+        if !ascii || self.npending > 0 {
+            self.check_utf8(chunk, self.offset);
+        }
+        self.offset += chunk.len() as u64;
     }
 }
 
@@ -361,14 +382,19 @@ fn is_xml_char(c: char) -> bool {
 
 /// The first byte of a character not allowed in XML documents, if any.
 fn bad_char(s: &[u8]) -> Option<usize> {
-    let control = s.iter().position(|&b| b < 0x20 && !is_space(b));
-    // U+FFFE and U+FFFF: EF BF BE, EF BF BF.
-    let fffx = memchr::memmem::find_iter(s, b"\xEF\xBF")
-        .find(|&i| matches!(s.get(i + 2), Some(0xBE | 0xBF)));
-    match (control, fffx) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        if b < 0x20 && !is_space(b) {
+            return Some(i);
+        }
+        // U+FFFE and U+FFFF: EF BF BE, EF BF BF.
+        if b == 0xEF && s.get(i + 1) == Some(&0xBF) && matches!(s.get(i + 2), Some(0xBE | 0xBF)) {
+            return Some(i);
+        }
+        i += 1;
     }
+    None
 }
 
 /// The character a reference (`&` + `body` + `;`) stands for; `Err` with a message.
@@ -444,7 +470,16 @@ impl<'a> Cur<'a> {
     fn qname(&mut self) -> Result<(&'a str, &'a str), usize> {
         let start = self.i;
         let mut split = None;
-        while let Some(c) = self.peek() {
+        let bytes = self.s.as_bytes();
+        while let Some(&b) = bytes.get(self.i) {
+            if b >= 0x80 {
+                let Some(c) = self.peek().filter(|&c| is_name_char(c)) else {
+                    break;
+                };
+                self.i += c.len_utf8();
+                continue;
+            }
+            let c = b as char;
             if c == ':' {
                 if split.is_some() {
                     return Err(start);
