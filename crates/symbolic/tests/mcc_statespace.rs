@@ -4,7 +4,6 @@
 //! answer must equal the oracle's four figures. Skips with a notice when the benchmarks are
 //! absent, and fails instead under `SATURN_REQUIRE_SHARED=1` (CI).
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use saturn_symbolic::{statespace, Limits, Method};
@@ -32,23 +31,12 @@ fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
 
 #[test]
 fn mcc_state_space_oracles() {
-    let dir = shared::benchmarks("mcc");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        shared::absent(&dir, "MCC StateSpace oracle test skipped");
+    let Some(dirs) = shared::mcc_instances("MCC StateSpace oracle test skipped") else {
         return;
     };
     // Not a performance target (that is the benchmark's job): a guard against a hang, generous
     // enough for a loaded 2-core machine. Every instance must be answered, whatever it costs.
-    let secs: u64 = std::env::var("SATURN_MCC_TIMEOUT")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(900);
-    let mut dirs: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let secs = shared::mcc_timeout();
     let (mut agree, mut unfinished, mut disagree) = (0, Vec::new(), Vec::new());
     for d in &dirs {
         let Some(want) = oracle(d) else { continue };

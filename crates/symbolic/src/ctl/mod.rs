@@ -90,6 +90,9 @@ pub struct Checker<'r> {
     deadlocks: Deadlocks,
     limits: Limits,
     memo: FxHashMap<StateFormula, NodeId>,
+    /// Intermediate sets of the formulas being computed that must survive a collection (the
+    /// fixpoints collect garbage between iterations): a stack, cut back when a subformula is done.
+    pins: Vec<NodeId>,
     pub stats: CtlStats,
 }
 
@@ -117,6 +120,7 @@ impl<'r> Checker<'r> {
             deadlocks,
             limits: Limits::none(),
             memo: FxHashMap::default(),
+            pins: Vec::new(),
             stats: CtlStats::default(),
         };
         let d = c.pot_deadlocks();
@@ -162,7 +166,10 @@ impl<'r> Checker<'r> {
             self.stats.memo_hits += 1;
             return Ok(n);
         }
-        let n = self.compute(f)?;
+        let mark = self.pins.len();
+        let n = self.compute(f);
+        self.pins.truncate(mark);
+        let n = n?;
         self.memo.insert(f.clone(), n);
         Ok(n)
     }
@@ -187,6 +194,7 @@ impl<'r> Checker<'r> {
                 for a in v {
                     let a = self.sat(a)?;
                     acc = self.and(acc, a);
+                    self.pin(acc);
                 }
                 acc
             }
@@ -195,6 +203,7 @@ impl<'r> Checker<'r> {
                 for a in v {
                     let a = self.sat(a)?;
                     acc = self.or(acc, a);
+                    self.pin(acc);
                 }
                 acc
             }
@@ -258,6 +267,7 @@ impl<'r> Checker<'r> {
                 let na = self.not(a);
                 let nanb = self.and(na, nb);
                 let bad_until = self.eu_trad(nb, nanb)?;
+                self.pin(bad_until);
                 let bad_forever = self.eg_trad(nb)?;
                 let bad = self.or(bad_until, bad_forever);
                 self.not(bad)
