@@ -172,7 +172,10 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             _ => return Err(e),
         },
     };
-    let models: Vec<_> = lower(&net, a.order)?.into_iter().map(|(_, m)| m).collect();
+    let models: Vec<_> = lower(&net, a.order, limits.timeout)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
     let levels = net.places.len();
     let t = "TECHNIQUES DECISION_DIAGRAMS";
     match crate::race::generate_or_witness(
