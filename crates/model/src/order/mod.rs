@@ -38,8 +38,6 @@ mod local_search;
 mod predict;
 mod semiflow;
 mod sloan;
-#[cfg(test)]
-mod tests;
 
 pub use cuthill_mckee::{cuthill_mckee, cuthill_mckee_with};
 pub use force::{force, force_with};
