@@ -40,7 +40,18 @@ pub enum OrderArg {
     Force,
     /// Sloan's profile-reducing order.
     Sloan,
-    /// A portfolio of sloan, force and file-rev by iterative deepening (the first to finish).
+    /// Cuthill-McKee's bandwidth-reducing order.
+    CuthillMckee,
+    /// Noack's greedy gradient order (as Marcie and LTSmin use it).
+    Noack,
+    /// Tovchigrechko's variant of Noack's order.
+    Tovchigrechko,
+    /// The places of each P-semiflow on neighbouring levels.
+    Semiflow,
+    /// Span minimisation by local search from FORCE or Sloan.
+    SpanSearch,
+    /// The two orders of lowest predicted cost (transition and P-semiflow spans), then sloan,
+    /// force and file-rev, by iterative deepening (the first to finish).
     Auto,
 }
 
@@ -51,6 +62,11 @@ impl OrderArg {
             OrderArg::FileRev => "file-rev",
             OrderArg::Force => "force",
             OrderArg::Sloan => "sloan",
+            OrderArg::CuthillMckee => "cuthill-mckee",
+            OrderArg::Noack => "noack",
+            OrderArg::Tovchigrechko => "tovchigrechko",
+            OrderArg::Semiflow => "semiflow",
+            OrderArg::SpanSearch => "span-search",
             OrderArg::Auto => "auto",
         }
     }
@@ -158,4 +174,22 @@ pub struct GenerationArgs {
     /// How events are applied.
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_order_is_an_order_arg() {
+        for name in saturn_model::order::ORDER_NAMES {
+            let arg = OrderArg::from_str(name, false).expect("selectable by --order");
+            assert_eq!(arg.name(), *name);
+        }
+        assert_eq!(
+            OrderArg::value_variants().len(),
+            saturn_model::order::ORDER_NAMES.len() + 1,
+            "every --order value but auto is a model order"
+        );
+    }
 }

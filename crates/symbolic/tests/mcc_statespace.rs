@@ -1,5 +1,5 @@
 //! The Model Checking Contest's own StateSpace answers: every instance under
-//! `../shared/benchmarks/mcc/` is generated with saturation and the `auto` order portfolio (60 s each, or
+//! `../shared/benchmarks/mcc/` is generated with saturation and the `auto` order candidates (60 s each, or
 //! `SATURN_MCC_TIMEOUT` seconds); every instance must be answered within that limit and every
 //! answer must equal the oracle's four figures. Skips with a notice when the benchmarks are
 //! absent, and fails instead under `SATURN_REQUIRE_SHARED=1` (CI).
@@ -43,12 +43,9 @@ fn mcc_state_space_oracles() {
         let name = d.file_name().unwrap().to_string_lossy().into_owned();
         let net = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml"))
             .expect("contest PNML must read");
-        let models: Vec<_> = saturn_model::order::PORTFOLIO
+        let models: Vec<_> = saturn_model::order::auto_orders(&net, &|| false)
             .iter()
-            .map(|o| {
-                net.to_model(&saturn_model::order::by_name(&net, o).unwrap())
-                    .unwrap()
-            })
+            .map(|(_, o)| net.to_model(o).unwrap())
             .collect();
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_secs(secs)),
