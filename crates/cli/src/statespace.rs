@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
 use crate::load::{load_net, lower, peak_memory_bytes, peak_memory_line};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
@@ -17,16 +17,8 @@ pub struct StateSpaceArgs {
     /// A PNML file, `-` for standard input, a contest model directory (holding model.pnml), or a
     /// generated instance `family:N` (e.g. kanban:10).
     pub model: String,
-    /// The generation algorithm.
-    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
-    pub method: MethodArg,
-    /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
-    /// mcc` does].
-    #[arg(long, value_enum)]
-    pub order: Option<OrderArg>,
-    /// How events are applied.
-    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
-    pub relations: RelationsArg,
+    #[command(flatten)]
+    pub generation: GenerationArgs,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
@@ -48,10 +40,10 @@ pub const MCC_ORDER: OrderArg = OrderArg::Auto;
 
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let method = a.method.method();
-    let relations = a.relations.relations();
+    let method = a.generation.method.method();
+    let relations = a.generation.relations.relations();
     let (net, contest_dir) = load_net(&a.model)?;
-    let order = a.order.unwrap_or(if contest_dir {
+    let order = a.generation.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
         DEFAULT_ORDER

@@ -38,7 +38,7 @@ mod relation;
 mod relprod;
 
 pub use cache::{Cache, CacheKey};
-pub use forest::{Edge, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use forest::{Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId};
 pub use relalg::{RelAlg, Side};
 pub use relation::{is_unprimed, primed_level, unprimed_level, var_of_level};
 pub use relprod::{image, image as rel_prod, preimage};

@@ -51,7 +51,9 @@ impl RelAlg {
         if kr < k {
             // r is the identity on variable k: keep i -> i where s has i
             for x in 0..sets.edges(s).len() {
-                let Edge { idx: i, child: si } = sets.edges(s)[x];
+                let Edge {
+                    idx: i, child: si, ..
+                } = sets.edges(s)[x];
                 let t = self.restrict_rec(rels, sets, side, r, si);
                 if !t.is_empty() {
                     triples.push((i, i, t));
@@ -59,13 +61,17 @@ impl RelAlg {
             }
         } else {
             for x in 0..rels.edges(r).len() {
-                let Edge { idx: i, child: p } = rels.edges(r)[x];
+                let Edge {
+                    idx: i, child: p, ..
+                } = rels.edges(r)[x];
                 let si = set_child(sets, s, k, i, dom);
                 if side == Side::From && si.is_empty() {
                     continue;
                 }
                 for y in 0..rels.edges(p).len() {
-                    let Edge { idx: j, child: c } = rels.edges(p)[y];
+                    let Edge {
+                        idx: j, child: c, ..
+                    } = rels.edges(p)[y];
                     let sub = match side {
                         Side::From => si,
                         Side::To => set_child(sets, s, k, j, dom),
@@ -102,7 +108,9 @@ impl RelAlg {
         let k = sets.level(s);
         let mut triples: Vec<(u32, u32, NodeId)> = Vec::new();
         for x in 0..sets.edges(s).len() {
-            let Edge { idx: i, child: si } = sets.edges(s)[x];
+            let Edge {
+                idx: i, child: si, ..
+            } = sets.edges(s)[x];
             // a level the set skips (fully reduced) is every value: the identity there
             let t = self.identity_rec(rels, sets, si);
             if !t.is_empty() {

@@ -70,9 +70,13 @@ impl RelAlg {
             }
         } else {
             for x in 0..rels.edges(r).len() {
-                let Edge { idx: i, child: p } = rels.edges(r)[x];
+                let Edge {
+                    idx: i, child: p, ..
+                } = rels.edges(r)[x];
                 for y in 0..rels.edges(p).len() {
-                    let Edge { idx: j, child: c } = rels.edges(p)[y];
+                    let Edge {
+                        idx: j, child: c, ..
+                    } = rels.edges(p)[y];
                     if op == ToSet::Diagonal && i != j {
                         continue;
                     }

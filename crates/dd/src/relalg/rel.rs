@@ -32,12 +32,18 @@ impl RelAlg {
         let mut triples: Vec<(u32, u32, NodeId)> = Vec::new();
         if lr == ls {
             for x in 0..rels.edges(r).len() {
-                let Edge { idx: i, child: p } = rels.edges(r)[x];
+                let Edge {
+                    idx: i, child: p, ..
+                } = rels.edges(r)[x];
                 for y in 0..rels.edges(p).len() {
-                    let Edge { idx: j, child: c } = rels.edges(p)[y];
+                    let Edge {
+                        idx: j, child: c, ..
+                    } = rels.edges(p)[y];
                     let q = rels.child_at(s, level, j);
                     for z in 0..rels.edges(q).len() {
-                        let Edge { idx: l, child: d } = rels.edges(q)[z];
+                        let Edge {
+                            idx: l, child: d, ..
+                        } = rels.edges(q)[z];
                         let t = self.compose_rec(rels, c, d);
                         if !t.is_empty() {
                             triples.push((i, l, t));
@@ -49,9 +55,13 @@ impl RelAlg {
             // the lower operand is the identity on this variable: i -> i
             let (high, r_high) = if lr > ls { (r, true) } else { (s, false) };
             for x in 0..rels.edges(high).len() {
-                let Edge { idx: i, child: p } = rels.edges(high)[x];
+                let Edge {
+                    idx: i, child: p, ..
+                } = rels.edges(high)[x];
                 for y in 0..rels.edges(p).len() {
-                    let Edge { idx: j, child: c } = rels.edges(p)[y];
+                    let Edge {
+                        idx: j, child: c, ..
+                    } = rels.edges(p)[y];
                     let t = if r_high {
                         self.compose_rec(rels, c, s)
                     } else {
@@ -84,9 +94,13 @@ impl RelAlg {
         let level = rels.level(r);
         let mut triples: Vec<(u32, u32, NodeId)> = Vec::new();
         for x in 0..rels.edges(r).len() {
-            let Edge { idx: i, child: p } = rels.edges(r)[x];
+            let Edge {
+                idx: i, child: p, ..
+            } = rels.edges(r)[x];
             for y in 0..rels.edges(p).len() {
-                let Edge { idx: j, child: c } = rels.edges(p)[y];
+                let Edge {
+                    idx: j, child: c, ..
+                } = rels.edges(p)[y];
                 let t = self.transpose_rec(rels, c);
                 triples.push((j, i, t));
             }
