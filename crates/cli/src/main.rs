@@ -6,13 +6,16 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
+mod check;
 mod generate;
 mod load;
 mod mcc;
+mod mcc_check;
 mod out;
 mod parse_pnml;
 mod parse_prism;
 mod progress;
+mod queries;
 mod race;
 mod report;
 mod statespace;
@@ -44,7 +47,9 @@ struct Cli {
 enum Cmd {
     /// Generate the reachable state space of a Petri net or a PRISM model and print its figures.
     Statespace(statespace::StateSpaceArgs),
-    /// Answer a Model Checking Contest examination (StateSpace today) on a model directory.
+    /// Check CTL formulas (and UpperBounds queries) on a Petri net: one line per formula.
+    Check(check::CheckArgs),
+    /// Answer a Model Checking Contest examination on a model directory.
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
@@ -116,6 +121,7 @@ impl Cmd {
     fn context(&self) -> (&'static str, String, bool) {
         match self {
             Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
+            Cmd::Check(a) => ("check", a.model.clone(), a.json),
             Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
             Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
             Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
@@ -127,6 +133,7 @@ impl Cmd {
 fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
     match cmd {
         Cmd::Statespace(a) => statespace::run(&a),
+        Cmd::Check(a) => check::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
         Cmd::Generate(a) => generate::run(&a),
         Cmd::Parse(a) => parse(&a),

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery, StateFormula};
+use saturn_logic::{Query, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_pnml::formulas::read_formulas_file;
 
@@ -84,39 +84,23 @@ pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let names = NameTable::new(
-        net.places.iter().map(|p| p.id.as_str()),
-        net.transitions.iter().map(|t| t.id.as_str()),
-    );
-    for (i, src) in args.ctl.iter().enumerate() {
-        let label = format!("--ctl #{}", i + 1);
-        let q =
-            match parse_query(src) {
-                Ok(q) => q,
-                Err(e) => {
-                    diags.extend(e.errors.iter().map(|s| {
-                        Diagnostic::of_option(&label, src, s.span.start, s.message.clone())
-                    }));
-                    rendered.push_str(&e.with_name(&label).render(color));
-                    continue;
+    match crate::queries::from_ctl(&args.ctl, &net, color) {
+        Ok(jobs) => {
+            for (job, q) in jobs {
+                if let Ok(r) = &job.query {
+                    entries.push(Entry {
+                        kind: kind(&q, r),
+                        id: job.id,
+                        description: None,
+                        origin: "ctl",
+                        text: job.text,
+                    });
                 }
-            };
-        match resolve(&q, &names) {
-            Ok(r) => entries.push(Entry {
-                id: format!("ctl-{}", i + 1),
-                description: None,
-                origin: "ctl",
-                kind: kind(&q, &r),
-                text: q.to_string(),
-            }),
-            Err(errs) => {
-                diags.extend(
-                    errs.0
-                        .iter()
-                        .map(|e| Diagnostic::of_option(&label, src, e.span().start, e.to_string())),
-                );
-                rendered.push_str(&errs.render(&label, src, color));
             }
+        }
+        Err((d, r)) => {
+            diags.extend(d);
+            rendered.push_str(&r);
         }
     }
     if !diags.is_empty() {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
 use crate::load::{load_net, lower, net_of, peak_memory_bytes, read_input};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
@@ -19,16 +19,8 @@ pub struct StateSpaceArgs {
     /// a contest model directory (holding model.pnml), or a generated instance `family:N` (e.g.
     /// kanban:10).
     pub model: String,
-    /// The generation algorithm (for PRISM models, bfs and bfs-frontier chain event images).
-    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
-    pub method: MethodArg,
-    /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
-    /// mcc` does; file for PRISM models].
-    #[arg(long, value_enum)]
-    pub order: Option<OrderArg>,
-    /// How events are applied (Petri nets; PRISM models always use relation MDDs).
-    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
-    pub relations: RelationsArg,
+    #[command(flatten)]
+    pub generation: GenerationArgs,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
@@ -53,8 +45,8 @@ pub const MCC_ORDER: OrderArg = OrderArg::Auto;
 
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let method = a.method.method();
-    let relations = a.relations.relations();
+    let method = a.generation.method.method();
+    let relations = a.generation.relations.relations();
     let (net, contest_dir) = match read_input(&a.model)? {
         Some(input) if input.is_prism() => return crate::statespace_prism::run(a, &input),
         Some(input) => net_of(&input)?,
@@ -67,7 +59,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let order = a.order.unwrap_or(if contest_dir {
+    let order = a.generation.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
         DEFAULT_ORDER

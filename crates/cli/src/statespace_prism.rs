@@ -111,14 +111,14 @@ pub fn run(a: &StateSpaceArgs, input: &Input) -> anyhow::Result<ExitCode> {
             bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
         }
     })?;
-    let order_arg = a.order.unwrap_or(DEFAULT_PRISM_ORDER);
+    let order_arg = a.generation.order.unwrap_or(DEFAULT_PRISM_ORDER);
     if order_arg == OrderArg::Auto {
         return Err(Failure::error(
             "--order auto applies to Petri nets; PRISM models take file, file-rev, force or sloan",
         )
         .into());
     }
-    let method = match a.method {
+    let method = match a.generation.method {
         MethodArg::Saturation => GenMethod::Saturation,
         MethodArg::Bfs | MethodArg::BfsFrontier => GenMethod::Chaining,
     };
