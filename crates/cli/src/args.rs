@@ -164,14 +164,14 @@ impl DeadlocksArg {
 /// How a net's state space is generated (shared by the commands that generate one).
 #[derive(clap::Args, Debug, Clone)]
 pub struct GenerationArgs {
-    /// The generation algorithm.
+    /// The generation algorithm (for PRISM models, bfs and bfs-frontier chain event images).
     #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
     pub method: MethodArg,
     /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
     /// mcc` does; file for PRISM models].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
-    /// How events are applied.
+    /// How events are applied (Petri nets; PRISM models always use relation MDDs).
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
 }
