@@ -142,6 +142,40 @@ impl LimitArgs {
     }
 }
 
+/// What a path that reaches a deadlock means to CTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeadlocksArg {
+    /// Maximal paths: a path stops at a deadlock (the contest's semantics): there EX is false,
+    /// AX true, EG and AF reduce to their argument.
+    Maximal,
+    /// A deadlock loops forever (the textbook reading; EX φ holds at a deadlock satisfying φ).
+    SelfLoop,
+}
+
+impl DeadlocksArg {
+    pub fn deadlocks(self) -> saturn_symbolic::ctl::Deadlocks {
+        match self {
+            DeadlocksArg::Maximal => saturn_symbolic::ctl::Deadlocks::Maximal,
+            DeadlocksArg::SelfLoop => saturn_symbolic::ctl::Deadlocks::SelfLoop,
+        }
+    }
+}
+
+/// How a net's state space is generated (shared by the commands that generate one).
+#[derive(clap::Args, Debug, Clone)]
+pub struct GenerationArgs {
+    /// The generation algorithm.
+    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
+    pub method: MethodArg,
+    /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
+    /// mcc` does; file for PRISM models].
+    #[arg(long, value_enum)]
+    pub order: Option<OrderArg>,
+    /// How events are applied.
+    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
+    pub relations: RelationsArg,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,9 @@
 //! Finding and reading a model: a file, `-` (standard input), a contest directory holding
 //! `model.pnml`, or a generated instance `family:N`. PNML is recognised by its content (an XML
-//! document), not by the file's extension.
+//! document); a PRISM model by its extension (`.prism`, `.sm`, `.pm`, `.nm`) or as any other
+//! text.
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use anyhow::Context;
@@ -11,34 +12,92 @@ use saturn_model::PetriNet;
 use crate::args::OrderArg;
 use crate::report::Failure;
 
-/// A model's text as read, with the name used in messages.
+/// A model as opened: its first bytes, read to recognise the format, and the rest unread (a
+/// PNML net is then streamed to the reader, never held whole in memory).
 pub struct Input {
     /// The file name (or `<stdin>`), as errors cite it.
     pub name: String,
+    /// The content read so far: up to its first non-blank byte, or all of it after
+    /// [`Input::read_all`].
     pub bytes: Vec<u8>,
+    rest: Box<dyn Read>,
     /// A contest directory (the model is its `model.pnml`).
     pub contest_dir: bool,
 }
 
+/// File extensions of PRISM models (`.sm` CTMCs, `.pm` DTMCs, `.nm` MDPs, `.prism`).
+const PRISM_EXTENSIONS: [&str; 4] = ["prism", "sm", "pm", "nm"];
+
 impl Input {
+    /// Read the start of `rest`: up to its first non-blank byte (after a byte-order mark).
+    fn open(name: String, mut rest: Box<dyn Read>, contest_dir: bool) -> anyhow::Result<Input> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        let mut bytes = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = match rest.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Failure::error(format!("cannot read {name}: {e}")).into()),
+            };
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&chunk[..n]);
+            let partial_bom = bytes.len() < BOM.len() && BOM.starts_with(&bytes);
+            let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+            if !partial_bom && body.iter().any(|c| !c.is_ascii_whitespace()) {
+                break;
+            }
+        }
+        Ok(Input {
+            name,
+            bytes,
+            rest,
+            contest_dir,
+        })
+    }
+
     pub fn is_pnml(&self) -> bool {
         saturn_pnml::looks_like_pnml(&self.bytes)
     }
+
+    /// The whole content, as a stream (what was read to recognise it, then the rest).
+    pub fn into_reader(self) -> impl BufRead {
+        std::io::BufReader::with_capacity(
+            1 << 16,
+            std::io::Cursor::new(self.bytes).chain(self.rest),
+        )
+    }
+
+    /// Read the rest of the content into [`Input::bytes`] (for front-ends that parse text).
+    pub fn read_all(&mut self) -> anyhow::Result<()> {
+        self.rest
+            .read_to_end(&mut self.bytes)
+            .map_err(|e| Failure::error(format!("cannot read {}: {e}", self.name)))?;
+        Ok(())
+    }
+
+    /// Read the PNML net, streamed; numbers above `MAX_TOKENS` are refused.
+    pub fn read_net(self) -> Result<PetriNet, saturn_pnml::PnmlError> {
+        let name = self.name.clone();
+        saturn_pnml::read_pnml_within(self.into_reader(), &name, saturn_model::petri::MAX_TOKENS)
+    }
+
+    /// A PRISM model: a file with a PRISM extension, or any text that is not PNML.
+    pub fn is_prism(&self) -> bool {
+        let ext = Path::new(&self.name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        ext.is_some_and(|e| PRISM_EXTENSIONS.contains(&e.as_str())) || !self.is_pnml()
+    }
 }
 
-/// Read the model named `spec` (`-` for stdin); `None` when no such file or directory exists.
+/// Open the model named `spec` (`-` for stdin); `None` when no such file or directory exists.
 pub fn read_input(spec: &str) -> anyhow::Result<Option<Input>> {
     if spec == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Failure::error(format!("cannot read standard input: {e}")))?;
-        return Ok(Some(Input {
-            name: "<stdin>".into(),
-            bytes,
-            contest_dir: false,
-        }));
+        return Input::open("<stdin>".into(), Box::new(std::io::stdin()), false).map(Some);
     }
     let path = Path::new(spec);
     let (file, contest_dir) = if path.is_dir() {
@@ -55,13 +114,9 @@ pub fn read_input(spec: &str) -> anyhow::Result<Option<Input>> {
         return Ok(None);
     };
     let name = file.display().to_string();
-    let bytes =
-        std::fs::read(&file).map_err(|e| Failure::error(format!("cannot read {name}: {e}")))?;
-    Ok(Some(Input {
-        name,
-        bytes,
-        contest_dir,
-    }))
+    let f = std::fs::File::open(&file)
+        .map_err(|e| Failure::error(format!("cannot read {name}: {e}")))?;
+    Input::open(name, Box::new(f), contest_dir).map(Some)
 }
 
 /// Load the Petri net named by `spec`: a PNML file, `-`, a contest directory, or (when no such
@@ -69,19 +124,7 @@ pub fn read_input(spec: &str) -> anyhow::Result<Option<Input>> {
 /// came from a contest directory. Reader errors keep their type ([`saturn_pnml::PnmlError`]).
 pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
     if let Some(input) = read_input(spec)? {
-        if !input.is_pnml() {
-            return Err(Failure::error(format!(
-                "{}: not a PNML net (it does not start with '<'); state spaces are computed for Petri nets, and PRISM models are only checked (`saturn parse`) today",
-                input.name
-            ))
-            .into());
-        }
-        let net = saturn_pnml::read_pnml_bytes_within(
-            &input.bytes,
-            &input.name,
-            saturn_model::petri::MAX_TOKENS,
-        )?;
-        return Ok((net, input.contest_dir));
+        return net_of(input);
     }
     if let Some((fam, n)) = spec.split_once(':') {
         if saturn_model::families::FAMILIES.contains(&fam) {
@@ -96,6 +139,20 @@ pub fn load_net(spec: &str) -> anyhow::Result<(PetriNet, bool)> {
         saturn_model::families::FAMILIES.join(", ")
     ))
     .into())
+}
+
+/// The Petri net of an input read by [`read_input`], and whether it came from a contest
+/// directory.
+pub fn net_of(input: Input) -> anyhow::Result<(PetriNet, bool)> {
+    if !input.is_pnml() {
+        return Err(Failure::error(format!(
+            "{}: not a PNML net (it does not start with '<'); this command takes Petri nets, and PRISM models are read by `saturn statespace` and `saturn parse`",
+            input.name
+        ))
+        .into());
+    }
+    let contest_dir = input.contest_dir;
+    Ok((input.read_net()?, contest_dir))
 }
 
 /// The share of `--timeout` the orders of `auto` may take (the heuristics then return what
@@ -133,4 +190,12 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// The `peak memory:` line of the text output.
+pub fn peak_memory_line(peak: Option<u64>) -> String {
+    match peak {
+        Some(b) => format!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+        None => "peak memory: unknown".to_string(),
+    }
 }

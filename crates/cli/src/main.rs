@@ -6,16 +6,21 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
+mod check;
 mod generate;
 mod load;
 mod mcc;
+mod mcc_check;
 mod out;
 mod parse_pnml;
 mod parse_prism;
 mod progress;
+mod queries;
 mod race;
 mod report;
+mod scc;
 mod statespace;
+mod statespace_prism;
 
 use report::Failure;
 
@@ -26,7 +31,8 @@ use report::Failure;
     about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on decision diagrams",
     long_about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on \
 decision diagrams (MDDs).\n\nToday: state spaces of P/T nets (PNML, contest model directories, \
-generated families) with the Model Checking Contest's StateSpace figures; reading and validating \
+generated families) with the Model Checking Contest's StateSpace figures; state spaces of PRISM \
+ctmc/dtmc models with PRISM's state and transition counts (`statespace MODEL.sm --const N=3`); reading and validating \
 (syntax, names, types) PRISM models and properties, CTL text and contest formula files (`parse`). \
 Model checking of formulas and CTMC analysis come next.\n\n\
 Exit status: 0 done, 1 problems found by `parse`, 2 an error that prevents the run (usage, I/O, an unreadable model), 3 a limit was reached, \
@@ -40,9 +46,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Generate the reachable state space of a Petri net and print its figures.
+    /// Generate the reachable state space of a Petri net or a PRISM model and print its figures.
     Statespace(statespace::StateSpaceArgs),
-    /// Answer a Model Checking Contest examination (StateSpace today) on a model directory.
+    /// Check CTL formulas (and UpperBounds queries) on a Petri net: one line per formula.
+    Check(check::CheckArgs),
+    /// The states in strongly connected components (or terminal SCCs) of a net's reachability
+    /// graph, and the number of components.
+    Scc(scc::SccArgs),
+    /// Answer a Model Checking Contest examination on a model directory.
     Mcc(mcc::MccArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
@@ -76,7 +87,7 @@ pub struct ParseArgs {
 }
 
 fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
-    let Some(input) = load::read_input(&args.model)? else {
+    let Some(mut input) = load::read_input(&args.model)? else {
         return Err(Failure::error(format!(
             "cannot read {}: no such file or directory",
             args.model
@@ -103,8 +114,9 @@ fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::error(format!("{}: {kind} (use {hint})", input.name)).into());
     }
     if input.is_pnml() {
-        parse_pnml::run(args, &input)
+        parse_pnml::run(args, input)
     } else {
+        input.read_all()?;
         parse_prism::run(args, &input)
     }
 }
@@ -114,6 +126,8 @@ impl Cmd {
     fn context(&self) -> (&'static str, String, bool) {
         match self {
             Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
+            Cmd::Check(a) => ("check", a.model.clone(), a.json),
+            Cmd::Scc(a) => ("scc", a.model.clone(), a.json),
             Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
             Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
             Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
@@ -125,6 +139,8 @@ impl Cmd {
 fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
     match cmd {
         Cmd::Statespace(a) => statespace::run(&a),
+        Cmd::Check(a) => check::run(&a),
+        Cmd::Scc(a) => scc::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
         Cmd::Generate(a) => generate::run(&a),
         Cmd::Parse(a) => parse(&a),

@@ -1,6 +1,7 @@
 //! `saturn mcc MODEL_DIR --examination E`: the Model Checking Contest's conventions. The answer
-//! lines go to stdout; `DO_NOT_COMPETE` for an examination Saturn does not answer yet or a
-//! coloured net; `CANNOT_COMPUTE` (exit 3) when a limit stops the run.
+//! lines go to stdout; `DO_NOT_COMPETE` for an examination Saturn does not answer yet (LTL) or a
+//! coloured net; `CANNOT_COMPUTE` (exit 3) when a limit stops the generation. Formula
+//! examinations and global properties: see [`crate::mcc_check`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ use crate::out;
 use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
+use saturn_symbolic::ctl::Deadlocks;
 
 /// Every examination of the contest (its `BK_EXAMINATION` values).
 pub const EXAMINATIONS: &[&str] = &[
@@ -33,8 +35,10 @@ pub const EXAMINATIONS: &[&str] = &[
     "LTLFireability",
 ];
 
-/// The examinations Saturn answers today.
-pub const ANSWERED: &[&str] = &["StateSpace"];
+/// Does Saturn answer this examination today (all but LTL)?
+pub fn answered(exam: &str) -> bool {
+    !exam.starts_with("LTL")
+}
 
 /// The contest's word for "this tool does not take part in this examination".
 pub const DO_NOT_COMPETE: &str = "DO_NOT_COMPETE";
@@ -159,7 +163,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     let exam = examination(&given)?;
     let limits = contest_limits(a)?;
     let dnc = || vec![DO_NOT_COMPETE.to_string()];
-    if !ANSWERED.contains(&exam) || marked_coloured(&a.model_dir) {
+    if !answered(exam) || marked_coloured(&a.model_dir) {
         return answer(a, exam, &dnc(), json!({}));
     }
     let spec = a.model_dir.to_string_lossy().into_owned();
@@ -172,12 +176,19 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             _ => return Err(e),
         },
     };
+    // what a formula examination asks, read before the state space is generated
+    let items = if exam == "StateSpace" {
+        None
+    } else {
+        debug_assert!(crate::mcc_check::answers(exam));
+        Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
+    };
     let models: Vec<_> = lower(&net, a.order, limits.timeout)?
         .into_iter()
         .map(|(_, m)| m)
         .collect();
     let levels = net.places.len();
-    let t = "TECHNIQUES DECISION_DIAGRAMS";
+    let t = crate::mcc_check::TECHNIQUES;
     match crate::race::generate_or_witness(
         &net,
         &models,
@@ -187,6 +198,19 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         a.boundedness == BoundednessArg::Race,
         crate::progress::reporter("StateSpace", a.limits.progress, levels),
     ) {
+        Ok(Outcome::Unbounded(_)) if items.is_some() => {
+            eprintln!("saturn: {spec}: the net is unbounded; {exam} needs a finite state space");
+            let lines = crate::mcc_check::cannot_compute(items.as_deref().unwrap_or_default());
+            answer(a, exam, &lines, json!({}))
+        }
+        Ok(Outcome::Generated { won, mut ss }) if items.is_some() => {
+            let items = items.unwrap_or_default();
+            let mut checker =
+                crate::queries::checker(&mut ss, &models[won], &net, Deadlocks::Maximal);
+            let (lines, failed) =
+                crate::mcc_check::answer_all(&mut checker, &items, &net, limits.limits(start));
+            answer(a, exam, &lines, json!({ "cannot_compute": failed }))
+        }
         Ok(Outcome::Unbounded(w)) => {
             let lines: Vec<String> = [
                 "STATES",
@@ -228,7 +252,10 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 &format!("saturn: {spec}: StateSpace"),
                 limits.describe(i),
             );
-            f.stdout_line = Some("CANNOT_COMPUTE".into());
+            f.stdout_line = Some(match &items {
+                Some(items) => crate::mcc_check::cannot_compute(items).join("\n"),
+                None => "CANNOT_COMPUTE".into(),
+            });
             Err(f.into())
         }
     }

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery, StateFormula};
+use saturn_logic::{Query, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_pnml::formulas::read_formulas_file;
 
@@ -57,14 +57,12 @@ fn has_temporal(s: &StateFormula) -> bool {
 
 /// Check the net, its formula file and `--ctl` formulas; print the summary. Every problem found
 /// is reported (a [`Failure`] with exit 1) rather than the first only.
-pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ParseArgs, input: Input) -> anyhow::Result<ExitCode> {
     let color = std::io::stderr().is_terminal();
-    let net = saturn_pnml::read_pnml_bytes_within(
-        &input.bytes,
-        &input.name,
-        saturn_model::petri::MAX_TOKENS,
-    )
-    .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
+    let name = input.name.clone();
+    let net = input
+        .read_net()
+        .map_err(|e| Failure::input(vec![Diagnostic::of_pnml(&e)]))?;
     let mut diags = Vec::new();
     let mut rendered = String::new();
     let mut entries = Vec::new();
@@ -84,46 +82,30 @@ pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let names = NameTable::new(
-        net.places.iter().map(|p| p.id.as_str()),
-        net.transitions.iter().map(|t| t.id.as_str()),
-    );
-    for (i, src) in args.ctl.iter().enumerate() {
-        let label = format!("--ctl #{}", i + 1);
-        let q =
-            match parse_query(src) {
-                Ok(q) => q,
-                Err(e) => {
-                    diags.extend(e.errors.iter().map(|s| {
-                        Diagnostic::of_option(&label, src, s.span.start, s.message.clone())
-                    }));
-                    rendered.push_str(&e.with_name(&label).render(color));
-                    continue;
+    match crate::queries::from_ctl(&args.ctl, &net, color) {
+        Ok(jobs) => {
+            for (job, q) in jobs {
+                if let Ok(r) = &job.query {
+                    entries.push(Entry {
+                        kind: kind(&q, r),
+                        id: job.id,
+                        description: None,
+                        origin: "ctl",
+                        text: job.text,
+                    });
                 }
-            };
-        match resolve(&q, &names) {
-            Ok(r) => entries.push(Entry {
-                id: format!("ctl-{}", i + 1),
-                description: None,
-                origin: "ctl",
-                kind: kind(&q, &r),
-                text: q.to_string(),
-            }),
-            Err(errs) => {
-                diags.extend(
-                    errs.0
-                        .iter()
-                        .map(|e| Diagnostic::of_option(&label, src, e.span().start, e.to_string())),
-                );
-                rendered.push_str(&errs.render(&label, src, color));
             }
+        }
+        Err((d, r)) => {
+            diags.extend(d);
+            rendered.push_str(&r);
         }
     }
     if !diags.is_empty() {
         return Err(Failure::input(diags).rendered(rendered).into());
     }
     if args.json {
-        out::println(ok_object("parse", &input.name, json(&net, &entries)))?;
+        out::println(ok_object("parse", &name, json(&net, &entries)))?;
     } else {
         out::print(&text(&net, &entries))?;
     }

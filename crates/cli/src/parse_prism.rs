@@ -226,13 +226,17 @@ fn summary_json(model: &str, p: &Program, props: Option<(&str, &PropertyFile)>) 
     out
 }
 
-/// A failure from the PRISM front-end's diagnostics (rendered with the source on stderr).
-fn prism_failure(d: &Diagnostics) -> Failure {
-    Failure::input(Diagnostic::of_prism(d)).rendered(d.render_with(std::io::stderr().is_terminal()))
+/// A failure from the PRISM front-end's diagnostics (rendered with the source on stderr), with
+/// the exit status (1 for `parse`, whose job is to find problems; 2 where they prevent a run).
+pub fn prism_failure(d: &Diagnostics, exit: u8) -> Failure {
+    let mut f = Failure::input(Diagnostic::of_prism(d))
+        .rendered(d.render_with(std::io::stderr().is_terminal()));
+    f.exit = exit;
+    f
 }
 
 /// A `--const` problem (no position: it is on the command line).
-fn const_failure(e: impl std::fmt::Display) -> Failure {
+pub fn const_failure(e: impl std::fmt::Display) -> Failure {
     Failure::input(vec![Diagnostic {
         file: Some("--const".into()),
         line: None,
@@ -250,12 +254,12 @@ fn check_run(
     props: Option<&(String, saturn_prism::ast::PropertiesFile, Source)>,
 ) -> Result<(Program, Option<PropertyFile>), Failure> {
     let prog =
-        saturn_prism::check_model_with_source(ast, ov, source).map_err(|d| prism_failure(&d))?;
+        saturn_prism::check_model_with_source(ast, ov, source).map_err(|d| prism_failure(&d, 1))?;
     let pf = match props {
         None => None,
         Some((_, past, psrc)) => Some(
             saturn_prism::check_properties_with_source(past, &prog, psrc)
-                .map_err(|d| prism_failure(&d))?,
+                .map_err(|d| prism_failure(&d, 1))?,
         ),
     };
     let unknown = saturn_prism::unknown_overrides(&prog, pf.as_ref());
@@ -275,7 +279,7 @@ pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let bytes = &input.bytes;
     let overrides = ConstOverrides::parse_all(&args.consts).map_err(const_failure)?;
     let assignments = overrides.assignments().map_err(const_failure)?;
-    let ast = parse_model_bytes(bytes, &model_name).map_err(|d| prism_failure(&d))?;
+    let ast = parse_model_bytes(bytes, &model_name).map_err(|d| prism_failure(&d, 1))?;
     let source = Source::new(&model_name, &String::from_utf8_lossy(bytes));
     let props = match &args.props {
         None => None,
@@ -283,7 +287,7 @@ pub fn run(args: &ParseArgs, input: &Input) -> anyhow::Result<ExitCode> {
             let name = path.display().to_string();
             let pbytes = std::fs::read(path)
                 .map_err(|e| Failure::error(format!("cannot read {name}: {e}")))?;
-            let a = parse_properties_ast_bytes(&pbytes, &name).map_err(|d| prism_failure(&d))?;
+            let a = parse_properties_ast_bytes(&pbytes, &name).map_err(|d| prism_failure(&d, 1))?;
             let src = Source::new(&name, &String::from_utf8_lossy(&pbytes));
             Some((name, a, src))
         }

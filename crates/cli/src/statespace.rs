@@ -1,4 +1,5 @@
-//! `saturn statespace MODEL [--method M] [--order O] [--json]`.
+//! `saturn statespace MODEL [--method M] [--order O] [--json]`: Petri nets here, PRISM models in
+//! [`crate::statespace_prism`].
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -6,30 +7,26 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
-use crate::load::{load_net, lower, peak_memory_bytes};
+use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
+use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure, Status};
 
 #[derive(clap::Args, Debug)]
 pub struct StateSpaceArgs {
-    /// A PNML file, `-` for standard input, a contest model directory (holding model.pnml), or a
-    /// generated instance `family:N` (e.g. kanban:10).
+    /// A PNML file, a PRISM model (.prism, .sm, .pm, .nm: ctmc or dtmc), `-` for standard input,
+    /// a contest model directory (holding model.pnml), or a generated instance `family:N` (e.g.
+    /// kanban:10).
     pub model: String,
-    /// The generation algorithm.
-    #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
-    pub method: MethodArg,
-    /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
-    /// mcc` does].
-    #[arg(long, value_enum)]
-    pub order: Option<OrderArg>,
-    /// How events are applied.
-    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
-    pub relations: RelationsArg,
+    #[command(flatten)]
+    pub generation: GenerationArgs,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Values for undefined constants of a PRISM model: `N=3,T=12` (one value each).
+    #[arg(long = "const")]
+    pub consts: Vec<String>,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
@@ -48,10 +45,24 @@ pub const MCC_ORDER: OrderArg = OrderArg::Auto;
 
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let method = a.method.method();
-    let relations = a.relations.relations();
-    let (net, contest_dir) = load_net(&a.model)?;
-    let order = a.order.unwrap_or(if contest_dir {
+    let method = a.generation.method.method();
+    let relations = a.generation.relations.relations();
+    let (net, contest_dir) = match read_input(&a.model)? {
+        Some(mut input) if input.is_prism() => {
+            input.read_all()?;
+            return crate::statespace_prism::run(a, &input);
+        }
+        Some(input) => net_of(input)?,
+        None => load_net(&a.model)?,
+    };
+    if !a.consts.is_empty() {
+        return Err(Failure::error(format!(
+            "{}: --const applies to PRISM models, not to Petri nets",
+            a.model
+        ))
+        .into());
+    }
+    let order = a.generation.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
         DEFAULT_ORDER
@@ -176,14 +187,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         "time: {seconds:.3} s (generation {:.3} s)",
         ss.generation_seconds
     );
-    match peak {
-        Some(b) => {
-            let _ = writeln!(t, "peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0));
-        }
-        None => {
-            let _ = writeln!(t, "peak memory: unknown");
-        }
-    }
+    let _ = writeln!(t, "{}", peak_memory_line(peak));
     out::print(&t)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use crate::forest::EdgeValue;
 use crate::relation::is_unprimed;
 use crate::{Forest, NodeId, Reduction};
 
@@ -27,8 +28,53 @@ fn index_ranges(idx: &[u32]) -> String {
     s
 }
 
-fn escape(name: &str) -> String {
+pub(crate) fn escape(name: &str) -> String {
     name.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The nodes reachable from `roots`, by level (terminals at level 0).
+pub(crate) fn nodes_by_level<V: EdgeValue>(
+    f: &Forest<V>,
+    roots: impl Iterator<Item = NodeId>,
+) -> Vec<Vec<NodeId>> {
+    let mut seen = hashbrown::HashSet::new();
+    let mut stack: Vec<NodeId> = roots.collect();
+    let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); f.num_levels() + 1];
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        by_level[f.level(n)].push(n);
+        stack.extend(f.edges(n).iter().map(|e| e.child));
+    }
+    by_level
+}
+
+/// The opening lines of a DOT graph named `name`.
+pub(crate) fn dot_header(name: &str) -> String {
+    format!(
+        "digraph {name} {{\n  node [shape=circle, fontsize=10];\n  edge [fontsize=9, arrowsize=0.6];\n"
+    )
+}
+
+/// The left column of level labels (`L0` for the terminals, named `bottom`) chained
+/// invisibly from the top level down.
+pub(crate) fn level_column(
+    out: &mut String,
+    num_levels: usize,
+    bottom: &str,
+    name: impl Fn(usize) -> String,
+) {
+    for level in (0..=num_levels).rev() {
+        let label = if level == 0 {
+            bottom.to_string()
+        } else {
+            name(level)
+        };
+        let _ = writeln!(out, "  L{level} [shape=plaintext, label=\"{label}\"];");
+    }
+    let chain: Vec<String> = (0..=num_levels).rev().map(|l| format!("L{l}")).collect();
+    let _ = writeln!(out, "  {} [style=invis];", chain.join(" -> "));
 }
 
 impl Forest {
@@ -46,33 +92,11 @@ impl Forest {
     /// the left; nodes labelled by their id; one arrow per (node, child) labelled with the
     /// indices leading there (as ranges); terminals drawn as boxes `0` and `1`.
     pub fn to_dot(&self, roots: &[(&str, NodeId)]) -> String {
-        // collect reachable nodes by level
-        let mut seen = hashbrown::HashSet::new();
-        let mut stack: Vec<NodeId> = roots.iter().map(|&(_, n)| n).collect();
-        let mut by_level: Vec<Vec<NodeId>> = vec![Vec::new(); self.num_levels() + 1];
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            by_level[self.level(n)].push(n);
-            stack.extend(self.edges(n).iter().map(|e| e.child));
-        }
-        let mut out = String::from("digraph dd {\n  node [shape=circle, fontsize=10];\n");
-        out.push_str("  edge [fontsize=9, arrowsize=0.6];\n");
-        // level label column
-        for level in (0..=self.num_levels()).rev() {
-            let label = if level == 0 {
-                "terminals".to_string()
-            } else {
-                self.level_name(level)
-            };
-            let _ = writeln!(out, "  L{level} [shape=plaintext, label=\"{label}\"];");
-        }
-        let chain: Vec<String> = (0..=self.num_levels())
-            .rev()
-            .map(|l| format!("L{l}"))
-            .collect();
-        let _ = writeln!(out, "  {} [style=invis];", chain.join(" -> "));
+        let mut by_level = nodes_by_level(self, roots.iter().map(|&(_, n)| n));
+        let mut out = dot_header("dd");
+        level_column(&mut out, self.num_levels(), "terminals", |l| {
+            self.level_name(l)
+        });
         for level in (0..=self.num_levels()).rev() {
             let mut nodes = std::mem::take(&mut by_level[level]);
             nodes.sort_unstable();

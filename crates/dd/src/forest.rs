@@ -24,17 +24,50 @@ pub struct Epoch {
     collections: u64,
 }
 
-/// One non-empty edge of a node: local index `idx` leads to `child`.
+/// The value carried by every edge of a [`Forest`]: `()` for MDDs (an edge stays 8 bytes),
+/// `i64` for EV+MDDs and `f64` for EV*MDDs (see [`crate::ev`]).
+///
+/// The forest stores and hashes values but gives them no meaning: the edge-valued operations
+/// keep every node normalised, so equal functions have bitwise-equal edges and one node.
+pub trait EdgeValue: Copy + PartialEq + std::fmt::Debug + 'static {
+    /// Does the value take part in hashing (false for `()`, so MDD hashing is unchanged)?
+    const VALUED: bool;
+    /// The value's bits, for hashing.
+    fn bits(self) -> u64;
+}
+
+impl EdgeValue for () {
+    const VALUED: bool = false;
+    #[inline]
+    fn bits(self) -> u64 {
+        0
+    }
+}
+
+/// One non-empty edge of a node: local index `idx` leads to `child`, carrying value `val`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Edge {
+pub struct Edge<V = ()> {
     pub idx: u32,
     pub child: NodeId,
+    pub val: V,
 }
 
 impl Edge {
     #[inline]
     pub fn new(idx: u32, child: NodeId) -> Edge {
-        Edge { idx, child }
+        Edge {
+            idx,
+            child,
+            val: (),
+        }
+    }
+}
+
+impl<V> Edge<V> {
+    /// An edge carrying a value.
+    #[inline]
+    pub fn valued(idx: u32, child: NodeId, val: V) -> Edge<V> {
+        Edge { idx, child, val }
     }
 }
 
@@ -144,15 +177,16 @@ impl OpCaches {
     }
 }
 
-/// A forest of MDD nodes over levels `1..=K` sharing one reduction rule.
-pub struct Forest {
+/// A forest of decision-diagram nodes over levels `1..=K` sharing one reduction rule, whose
+/// edges carry values of type `V` (`()`: an MDD forest).
+pub struct Forest<V: EdgeValue = ()> {
     uid: u64,
     reduction: Reduction,
     num_levels: u32,
     /// `domain[k]`: the size of level k's local domain (max index seen + 1, or declared).
     domain: Vec<u32>,
     pub(crate) nodes: Vec<NodeRec>,
-    pub(crate) edges: Vec<Edge>,
+    pub(crate) edges: Vec<Edge<V>>,
     free: Vec<u32>,
     dead_edges: usize,
     unique: Vec<HashTable<u32>>,
@@ -160,8 +194,8 @@ pub struct Forest {
     free_roots: Vec<u32>,
     pub(crate) caches: OpCaches,
     /// Scratch edge buffers, one per recursion depth, reused to avoid allocation.
-    pub(crate) scratch: Vec<Vec<Edge>>,
-    dense_buf: Vec<Edge>,
+    pub(crate) scratch: Vec<Vec<Edge<V>>>,
+    dense_buf: Vec<Edge<V>>,
     nodes_peak: usize,
     collections: usize,
     /// Live-node count at which [`Forest::maybe_gc`] collects next.
@@ -169,19 +203,45 @@ pub struct Forest {
 }
 
 #[inline]
-fn hash_edges(level: u32, edges: &[Edge]) -> u32 {
-    // FxHash-style mixing over (idx, child) pairs.
+fn hash_edges<V: EdgeValue>(level: u32, edges: &[Edge<V>]) -> u32 {
+    // FxHash-style mixing over (idx, child) pairs (and values, when edges carry them).
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let mut h: u64 = (level as u64).wrapping_mul(K);
     for e in edges {
         h = (h.rotate_left(5) ^ (((e.idx as u64) << 32) | e.child.0 as u64)).wrapping_mul(K);
+        if V::VALUED {
+            h = (h.rotate_left(5) ^ e.val.bits()).wrapping_mul(K);
+        }
     }
     ((h >> 32) ^ h) as u32
 }
 
 impl Forest {
-    /// A forest with `num_levels` levels and the given reduction rule.
+    /// An MDD forest with `num_levels` levels and the given reduction rule.
     pub fn new(num_levels: usize, reduction: Reduction) -> Forest {
+        Forest::with_values(num_levels, reduction)
+    }
+
+    /// Build a node from a dense child vector (`children[i]` for index `i`; EMPTY = absent).
+    pub fn make_node_dense(&mut self, level: usize, children: &[NodeId]) -> NodeId {
+        let mut v = std::mem::take(&mut self.dense_buf);
+        v.clear();
+        v.extend(
+            children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.is_empty())
+                .map(|(i, &c)| Edge::new(i as u32, c)),
+        );
+        let r = self.make_node_nonempty(level, &v);
+        self.dense_buf = v;
+        r
+    }
+}
+
+impl<V: EdgeValue> Forest<V> {
+    /// A forest with `num_levels` levels, the given reduction rule and edges carrying `V`.
+    pub fn with_values(num_levels: usize, reduction: Reduction) -> Forest<V> {
         let terminals = [
             NodeRec {
                 level: 0,
@@ -241,7 +301,7 @@ impl Forest {
 
     /// The non-empty edges of `n`, sorted by index (empty for terminals).
     #[inline]
-    pub fn edges(&self, n: NodeId) -> &[Edge] {
+    pub fn edges(&self, n: NodeId) -> &[Edge<V>] {
         let r = &self.nodes[n.0 as usize];
         &self.edges[r.off as usize..(r.off + r.len) as usize]
     }
@@ -289,7 +349,7 @@ impl Forest {
 
     /// Take a scratch buffer for recursion depth `d` (give it back with [`Forest::put_scratch`]).
     #[inline]
-    pub(crate) fn take_scratch(&mut self, d: usize) -> Vec<Edge> {
+    pub(crate) fn take_scratch(&mut self, d: usize) -> Vec<Edge<V>> {
         if self.scratch.len() <= d {
             self.scratch.resize_with(d + 1, Vec::new);
         }
@@ -298,13 +358,13 @@ impl Forest {
         v
     }
     #[inline]
-    pub(crate) fn put_scratch(&mut self, d: usize, v: Vec<Edge>) {
+    pub(crate) fn put_scratch(&mut self, d: usize, v: Vec<Edge<V>>) {
         self.scratch[d] = v;
     }
 
     /// Build (or find) the node at `level` with the given edges, which must be sorted by index
     /// with distinct indices; edges to EMPTY are dropped. Applies the forest's reduction rule.
-    pub fn make_node(&mut self, level: usize, edges: &[Edge]) -> NodeId {
+    pub fn make_node(&mut self, level: usize, edges: &[Edge<V>]) -> NodeId {
         debug_assert!(
             level >= 1 && level <= self.num_levels as usize,
             "level {level} out of range"
@@ -324,23 +384,7 @@ impl Forest {
         self.make_node_nonempty(level, edges)
     }
 
-    /// Build a node from a dense child vector (`children[i]` for index `i`; EMPTY = absent).
-    pub fn make_node_dense(&mut self, level: usize, children: &[NodeId]) -> NodeId {
-        let mut v = std::mem::take(&mut self.dense_buf);
-        v.clear();
-        v.extend(
-            children
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| !c.is_empty())
-                .map(|(i, &c)| Edge::new(i as u32, c)),
-        );
-        let r = self.make_node_nonempty(level, &v);
-        self.dense_buf = v;
-        r
-    }
-
-    fn make_node_nonempty(&mut self, level: usize, edges: &[Edge]) -> NodeId {
+    fn make_node_nonempty(&mut self, level: usize, edges: &[Edge<V>]) -> NodeId {
         if edges.is_empty() {
             return NodeId::EMPTY;
         }
@@ -352,8 +396,11 @@ impl Forest {
         match self.reduction {
             Reduction::Quasi => {}
             Reduction::Fully => {
-                let c = edges[0].child;
-                if edges.len() as u32 == self.domain[level] && edges.iter().all(|e| e.child == c) {
+                // (edge values are normalised: equal values on every edge are the neutral one)
+                let (c, v) = (edges[0].child, edges[0].val);
+                if edges.len() as u32 == self.domain[level]
+                    && edges.iter().all(|e| e.child == c && e.val == v)
+                {
                     return c;
                 }
             }
@@ -372,13 +419,15 @@ impl Forest {
                 if is_unprimed(level) && edges.len() as u32 == self.domain[level] {
                     let first = self.edges(edges[0].child);
                     if first.len() == 1 {
-                        let c = first[0].child;
+                        let (c, v, pv) = (first[0].child, edges[0].val, first[0].val);
                         let ident = edges.iter().all(|e| {
                             let pe = self.edges(e.child);
                             self.level(e.child) == level - 1
                                 && pe.len() == 1
                                 && pe[0].idx == e.idx
                                 && pe[0].child == c
+                                && pe[0].val == pv
+                                && e.val == v
                         });
                         if ident {
                             return c;
@@ -602,7 +651,7 @@ impl Forest {
             nodes_peak: self.nodes_peak,
             collections: self.collections,
             bytes: self.nodes.capacity() * std::mem::size_of::<NodeRec>()
-                + self.edges.capacity() * std::mem::size_of::<Edge>()
+                + self.edges.capacity() * std::mem::size_of::<Edge<V>>()
                 + ut
                 + self.caches.bytes(),
         }
@@ -618,7 +667,7 @@ impl Forest {
             (self.nodes.capacity() * std::mem::size_of::<NodeRec>()) as f64 / 1048576.0,
             self.edges.len(),
             self.edges.capacity(),
-            (self.edges.capacity() * std::mem::size_of::<Edge>()) as f64 / 1048576.0,
+            (self.edges.capacity() * std::mem::size_of::<Edge<V>>()) as f64 / 1048576.0,
             ut as f64 / 1048576.0,
             c.union.len_slots(),
             c.intersect.len_slots(),
@@ -645,5 +694,16 @@ impl Forest {
             );
         }
         seen.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mdd_edges_stay_eight_bytes() {
+        assert_eq!(std::mem::size_of::<Edge>(), 8);
+        assert_eq!(std::mem::size_of::<Edge<()>>(), 8);
     }
 }

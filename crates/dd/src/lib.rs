@@ -16,8 +16,14 @@
 //! them with [`Forest::relation_from_local`] (a product of per-variable local relations) or
 //! [`Forest::relation_from_tuples`], combine them with the set operations, and apply them with
 //! [`image`] / [`preimage`] (the relational product of thesis Figure 2.8, also exported as
-//! [`rel_prod`]). Results are read back with [`Forest::cardinality`], [`Forest::pick`],
+//! [`rel_prod`]). The rest of the relation algebra (composition, transpose, restriction of a side
+//! by a set, the diagonal, the domain and range, the identity over a set, the cross product)
+//! is [`RelAlg`], which holds one compute cache per operation. Results are read back with [`Forest::cardinality`], [`Forest::pick`],
 //! [`Forest::for_each_state`] and [`Forest::to_dot`].
+//!
+//! Edge-valued diagrams (EV+MDDs over `i64` with `+∞`, EV*MDDs over `f64`, and their
+//! interleaved 2L-level matrix forms) live in [`ev::EvForest`], over the same node store
+//! (`Forest<V>` with edges carrying `V`).
 //!
 //! Caches and collection: every compute cache keyed by node ids is valid only while its
 //! forests' [`Epoch`]s are unchanged. [`Forest::gc`] clears the forest's own caches; the
@@ -29,13 +35,16 @@ mod cache;
 mod count;
 mod dot;
 mod enumerate;
+pub mod ev;
 mod forest;
 mod ops;
+mod relalg;
 mod relation;
 mod relprod;
 
 pub use cache::{Cache, CacheKey};
-pub use forest::{Edge, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use forest::{Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use relalg::{RelAlg, Side};
 pub use relation::{is_unprimed, primed_level, unprimed_level, var_of_level};
 pub use relprod::{image, image as rel_prod, preimage};
 

@@ -143,12 +143,14 @@ fn rel_prod_rec(sets: &mut Forest, rels: &Forest, dir: Dir, s: NodeId, r: NodeId
             Dir::Image => {
                 // t[i'] = ∪_i RelProd(s[i], r[i][i'])
                 let mut pos = 0;
-                for &Edge { idx: i, child: p } in rels.edges(r) {
+                for e in rels.edges(r) {
+                    let (i, p) = (e.idx, e.child);
                     let si = child(sets, &mut pos, i);
                     if si.is_empty() {
                         continue;
                     }
-                    for &Edge { idx: j, child: c } in rels.edges(p) {
+                    for e in rels.edges(p) {
+                        let (j, c) = (e.idx, e.child);
                         let t = rel_prod_rec(sets, rels, dir, si, c);
                         if !t.is_empty() {
                             buf.push(Edge::new(j, t));
@@ -159,10 +161,12 @@ fn rel_prod_rec(sets: &mut Forest, rels: &Forest, dir: Dir, s: NodeId, r: NodeId
             }
             Dir::Preimage => {
                 // t[i] = ∪_i' RelProd⁻¹(s[i'], r[i][i'])
-                for &Edge { idx: i, child: p } in rels.edges(r) {
+                for e in rels.edges(r) {
+                    let (i, p) = (e.idx, e.child);
                     let mut acc = NodeId::EMPTY;
                     let mut pos = 0;
-                    for &Edge { idx: j, child: c } in rels.edges(p) {
+                    for e in rels.edges(p) {
+                        let (j, c) = (e.idx, e.child);
                         let sj = child(sets, &mut pos, j);
                         if sj.is_empty() {
                             continue;
@@ -187,7 +191,7 @@ fn rel_prod_rec(sets: &mut Forest, rels: &Forest, dir: Dir, s: NodeId, r: NodeId
 }
 
 /// Sort `buf` by index and union the children of equal indices, in place.
-fn merge_by_index(sets: &mut Forest, buf: &mut Vec<Edge>) {
+pub(crate) fn merge_by_index(sets: &mut Forest, buf: &mut Vec<Edge>) {
     if buf.windows(2).all(|w| w[0].idx < w[1].idx) {
         return;
     }

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Rng, Universe};
+use common::{build_local, expand_local, Local, Pairs, Rng, Universe};
 use saturn_dd::{image, preimage, Forest, NodeId, Reduction};
 
 const SET_REDUCTIONS: [Reduction; 2] = [Reduction::Quasi, Reduction::Fully];
@@ -117,9 +117,6 @@ fn every_set_over_2x3x2_is_canonical() {
 
 // ------------------------------------------------------------------------------ relations
 
-/// An explicit relation: (from, to) tuple numbers.
-type Pairs = BTreeSet<(usize, usize)>;
-
 fn image_mask(r: &Pairs, s: u64) -> u64 {
     r.iter()
         .filter(|&&(x, _)| s >> x & 1 == 1)
@@ -151,9 +148,6 @@ fn pairs_of(u: &Universe, rels: &Forest, r: NodeId) -> Pairs {
     out
 }
 
-/// Per-variable local relations: `None` is identity (skipped).
-type Local = Vec<Option<Vec<(u32, u32)>>>;
-
 fn random_local(u: &Universe, rng: &mut Rng) -> Local {
     (0..u.levels())
         .map(|k| {
@@ -176,34 +170,6 @@ fn random_local(u: &Universe, rng: &mut Rng) -> Local {
             Some(pairs)
         })
         .collect()
-}
-
-fn expand_local(u: &Universe, l: &Local) -> Pairs {
-    let mut out = Pairs::new();
-    for x in 0..u.size() {
-        for y in 0..u.size() {
-            let (tx, ty) = (u.tuple(x), u.tuple(y));
-            let ok = l.iter().enumerate().all(|(k, p)| match p {
-                None => tx[k] == ty[k],
-                Some(p) => p.contains(&(tx[k], ty[k])),
-            });
-            if ok {
-                out.insert((x, y));
-            }
-        }
-    }
-    out
-}
-
-fn build_local(rels: &mut Forest, l: &Local) -> NodeId {
-    // highest variable first, as recommended
-    let parts: Vec<(usize, Vec<(u32, u32)>)> = l
-        .iter()
-        .enumerate()
-        .rev()
-        .filter_map(|(k, p)| p.clone().map(|p| (k + 1, p)))
-        .collect();
-    rels.relation_from_local(&parts)
 }
 
 /// Check image and preimage of a sample of sets under `r` in both kinds of set forest.

@@ -9,6 +9,10 @@ use saturn_pnml::writer::write_pnml;
 #[path = "../../../testsupport/shared.rs"]
 mod shared;
 
+#[path = "support/mutate.rs"]
+mod mutate;
+use mutate::mutate;
+
 #[test]
 fn families_round_trip() {
     for f in FAMILIES {
@@ -117,30 +121,6 @@ fn random_net() -> impl Strategy<Value = PetriNet> {
     })
 }
 
-/// A damaged copy of `text`: byte flips, deletions, insertions, truncation.
-fn mutate(text: &str, edits: &[(usize, u8, u8)], cut: Option<usize>) -> Vec<u8> {
-    let mut bytes = text.as_bytes().to_vec();
-    for &(pos, op, b) in edits {
-        if bytes.is_empty() {
-            break;
-        }
-        let i = pos % bytes.len();
-        match op % 4 {
-            0 => bytes[i] = b,
-            1 => {
-                bytes.remove(i);
-            }
-            2 => bytes.insert(i, b),
-            _ => bytes[i] ^= 1 << (b % 8),
-        }
-    }
-    if let Some(c) = cut {
-        let n = bytes.len();
-        bytes.truncate(c % (n + 1));
-    }
-    bytes
-}
-
 proptest! {
     #[test]
     fn random_nets_round_trip(net in random_net()) {
@@ -162,7 +142,7 @@ proptest! {
         cut in proptest::option::of(any::<usize>()),
     ) {
         let text = write_pnml(&net);
-        let damaged = mutate(&text, &edits, cut);
+        let damaged = mutate(text.as_bytes(), &edits, cut);
         let damaged = String::from_utf8_lossy(&damaged);
         match read_pnml_str(&damaged, "damaged") {
             Ok(n) => prop_assert!(n.transitions.iter().all(|t| t
@@ -188,7 +168,7 @@ fn damaged_mcc_model_never_panics() {
     );
     runner
         .run(&strategy, |(edits, cut)| {
-            let damaged = mutate(&text, &edits, cut);
+            let damaged = mutate(text.as_bytes(), &edits, cut);
             let _ = read_pnml_str(&String::from_utf8_lossy(&damaged), "kanban");
             Ok(())
         })

@@ -1,12 +1,18 @@
 //! Random small PRISM programs (several variables per guard, updates that copy and add
 //! variables, synchronised actions, booleans, ranges with a nonzero lower bound, `init`
 //! blocks, state-dependent and zero rates): the symbolic state space of the lowered program
-//! (relations built by Shannon expansion, chained exploration, symbolic pair count) against the
-//! explicit reference exploration of the same program, under a random variable order.
+//! (relations built by Shannon expansion; saturation with relations built on the fly, and
+//! chained images; symbolic pair count) against the explicit reference exploration of the same
+//! program, under a random variable order.
 
 use proptest::prelude::*;
+use saturn_model::GeneralModel;
 use saturn_prism::{lower::lower, ConstOverrides};
-use saturn_reference::{explore_general, GeneralError};
+use saturn_reference::{explore_general, GeneralError, GeneralStateSpace};
+use saturn_symbolic::encode::{
+    generate_general, EncodeError, Encoded, GenMethod, GeneralStateSpace as SymbolicStateSpace,
+};
+use saturn_symbolic::Limits;
 
 /// A tiny deterministic generator (the program is a function of the proptest seed).
 struct Rng(u64);
@@ -218,6 +224,52 @@ fn program(seed: u64) -> String {
     text
 }
 
+/// The symbolic result of one method against the explicit exploration.
+fn compare(
+    model: &GeneralModel,
+    src: &str,
+    method: GenMethod,
+    explicit: &Result<GeneralStateSpace, GeneralError>,
+    symbolic: Result<(Encoded, SymbolicStateSpace), EncodeError>,
+) -> Result<(), TestCaseError> {
+    let m = method.name();
+    match (explicit, symbolic) {
+        (Ok(ex), Ok((enc, ss))) => {
+            let mut states = Vec::new();
+            enc.sets.for_each_state(ss.reached, usize::MAX, |st| {
+                states.push(enc.values(model, st))
+            });
+            states.sort();
+            let want: Vec<Vec<i64>> = ex.states.iter().cloned().collect();
+            prop_assert_eq!(&states, &want, "{}: states differ\n{}", m, src);
+            prop_assert_eq!(
+                ss.transitions,
+                ex.prism_transitions().into(),
+                "{}: transitions differ\n{}",
+                m,
+                src
+            );
+            prop_assert_eq!(
+                ss.deadlocks,
+                ex.deadlocks.len().into(),
+                "{}: deadlocks\n{}",
+                m,
+                src
+            );
+        }
+        (Err(GeneralError::Step(_)), Err(EncodeError::Event { .. })) => {}
+        (Err(GeneralError::Init(_)), Err(EncodeError::Init(_))) => {}
+        (ex, sy) => {
+            return Err(TestCaseError::fail(format!(
+                "{m}: explicit {:?} vs symbolic {:?}\n{src}",
+                ex.as_ref().err(),
+                sy.err()
+            )))
+        }
+    }
+    Ok(())
+}
+
 fn check(seed: u64, order_seed: u64) -> Result<(), TestCaseError> {
     let src = program(seed);
     let prog = match saturn_prism::load_model("rand.prism", &src, &ConstOverrides::default()) {
@@ -233,38 +285,9 @@ fn check(seed: u64, order_seed: u64) -> Result<(), TestCaseError> {
         order.swap(i, r.below(i as u64 + 1) as usize);
     }
     let explicit = explore_general(&model, 1_000_000);
-    let symbolic = saturn_symbolic::encode::generate_general(&model, &order, &mut || None);
-    match (explicit, symbolic) {
-        (Ok(ex), Ok((enc, ss))) => {
-            let mut states = Vec::new();
-            enc.sets.for_each_state(ss.reached, usize::MAX, |st| {
-                states.push(enc.values(&model, st))
-            });
-            states.sort();
-            let want: Vec<Vec<i64>> = ex.states.iter().cloned().collect();
-            prop_assert_eq!(&states, &want, "states differ\n{}", src);
-            prop_assert_eq!(
-                ss.transitions,
-                ex.prism_transitions().into(),
-                "transitions differ\n{}",
-                src
-            );
-            prop_assert_eq!(
-                ss.deadlocks,
-                ex.deadlocks.len().into(),
-                "deadlocks\n{}",
-                src
-            );
-        }
-        (Err(GeneralError::Step(_)), Err(_)) => {}
-        (Err(GeneralError::Init(_)), Err(_)) => {}
-        (ex, sy) => {
-            return Err(TestCaseError::fail(format!(
-                "explicit {:?} vs symbolic {:?}\n{src}",
-                ex.err(),
-                sy.err()
-            )))
-        }
+    for method in [GenMethod::Saturation, GenMethod::Chaining] {
+        let symbolic = generate_general(&model, &order, method, &Limits::none());
+        compare(&model, &src, method, &explicit, symbolic)?;
     }
     Ok(())
 }

@@ -109,8 +109,13 @@ fn saturn_counts(path: &Path, constants: &str) -> Result<(u64, u64), String> {
     .map_err(|e| format!("{e:?}"))?;
     let model = lower(&prog).map_err(|e| e.to_string())?;
     let order: Vec<usize> = (0..model.vars.len()).rev().collect();
-    let (_, ss) = saturn_symbolic::encode::generate_general(&model, &order, &mut || None)
-        .map_err(|e| e.to_string())?;
+    let (_, ss) = saturn_symbolic::encode::generate_general(
+        &model,
+        &order,
+        saturn_symbolic::encode::GenMethod::Saturation,
+        &saturn_symbolic::Limits::none(),
+    )
+    .map_err(|e| e.to_string())?;
     let s = u64::try_from(ss.states).map_err(|e| e.to_string())?;
     let t = u64::try_from(ss.transitions).map_err(|e| e.to_string())?;
     Ok((s, t))

@@ -6,10 +6,12 @@
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
 pub mod atoms;
+pub mod ctl;
 pub mod encode;
 mod limits;
 pub mod metrics;
 pub mod reach;
+pub mod scc;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits};

@@ -2,6 +2,8 @@
 //! bitmasks, an independent MDD builder from a bitmask, and a small deterministic RNG.
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
+
 use saturn_dd::{Edge, Forest, NodeId, Reduction};
 
 /// The tuples over domains `doms` (`doms[k-1]` for level `k`), numbered with level 1 least
@@ -143,4 +145,41 @@ impl Rng {
     pub fn mask(&mut self, bits: usize, num: u64, den: u64) -> u64 {
         (0..bits).fold(0, |m, b| if self.below(den) < num { m | 1 << b } else { m })
     }
+}
+
+// ------------------------------------------------------------------------------ relations
+
+/// An explicit relation: (from, to) tuple numbers.
+pub type Pairs = BTreeSet<(usize, usize)>;
+
+/// Per-variable local relations: `None` is identity (skipped).
+pub type Local = Vec<Option<Vec<(u32, u32)>>>;
+
+/// The explicit pairs of a product of local relations.
+pub fn expand_local(u: &Universe, l: &Local) -> Pairs {
+    let mut out = Pairs::new();
+    for x in 0..u.size() {
+        for y in 0..u.size() {
+            let (tx, ty) = (u.tuple(x), u.tuple(y));
+            let ok = l.iter().enumerate().all(|(k, p)| match p {
+                None => tx[k] == ty[k],
+                Some(p) => p.contains(&(tx[k], ty[k])),
+            });
+            if ok {
+                out.insert((x, y));
+            }
+        }
+    }
+    out
+}
+
+pub fn build_local(rels: &mut Forest, l: &Local) -> NodeId {
+    // highest variable first, as recommended
+    let parts: Vec<(usize, Vec<(u32, u32)>)> = l
+        .iter()
+        .enumerate()
+        .rev()
+        .filter_map(|(k, p)| p.clone().map(|p| (k + 1, p)))
+        .collect();
+    rels.relation_from_local(&parts)
 }

@@ -90,6 +90,17 @@ impl Reach {
         acc
     }
 
+    /// [`Reach::image`] under the limits: `Err` when a limit stopped it (the partial result
+    /// is dropped).
+    pub fn image_checked(&mut self, s: NodeId) -> Result<NodeId, Interrupted> {
+        self.interrupted = None;
+        let r = self.image(s);
+        match self.interrupted.take() {
+            Some(i) => Err(i),
+            None => self.limits.check().map(|()| r),
+        }
+    }
+
     /// The image of `q` (a node at level `l`) under `N_{<=l}`, the union of the events whose
     /// Top is at most `l`: below `l` by recursion on the children (events with a lower Top
     /// leave level `l` unchanged), at `l` by firing each event with Top `l`. Every node of

@@ -149,3 +149,31 @@ impl Reach {
         );
     }
 }
+
+impl Reach {
+    /// Turn a forward generator around after generation, so that [`Reach::image`] and
+    /// [`Reach::explore`] compute predecessors (`P`) in the same forest as the states found:
+    /// what CTL model checking needs. Every event's local functions are reversed; each level is
+    /// capped at the local states the forest knows now (the generated domains), so backward
+    /// steps never invent token counts beyond them; the compute caches of the other direction
+    /// are dropped (relation MDDs are rebuilt on demand).
+    pub fn reverse(&mut self) {
+        for ev in &mut self.events {
+            for part in &mut ev.parts {
+                part.1 = reverse_local(&part.1);
+            }
+        }
+        for k in 1..self.cap.len() {
+            self.cap[k] = self.cap[k].min(self.forest.domain(k).max(1));
+        }
+        self.sat_cache.clear();
+        self.fire_cache.clear();
+        self.img_cache.clear();
+        self.img_all_cache.clear();
+        if let Some(rm) = self.rels.as_mut() {
+            rm.rel.fill(NodeId::EMPTY);
+            rm.covered.iter_mut().for_each(Vec::clear);
+            rm.fire_cache.clear();
+        }
+    }
+}

@@ -115,7 +115,7 @@ impl Reach {
     }
 
     /// Collect garbage between top-level steps, keeping `keep` (and registered roots).
-    pub(super) fn collect(&mut self, keep: &[NodeId]) {
+    pub fn collect(&mut self, keep: &[NodeId]) {
         if self.forest.maybe_gc(keep) {
             self.purge_caches();
         }

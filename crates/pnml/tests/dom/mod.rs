@@ -1,213 +1,25 @@
-//! PNML reader for Place/Transition nets (the `ptnet` type of PNML 2009, as the Model Checking
-//! Contest ships them), with the common inhibitor-arc extension.
-//!
-//! What is read: places (id, name, initial marking), transitions (id, name), arcs (source,
-//! target, inscription), on any number of possibly nested `<page>`s, with `<referencePlace>` /
-//! `<referenceTransition>` nodes resolved to the node they stand for. Graphics and
-//! `<toolspecific>` blocks are ignored. Parallel arcs of the same kind between the same place and
-//! transition are merged (weights added).
-//!
-//! Arc kinds: an arc may carry `<type value="inhibitor"/>` (PNML 2009 "special arcs" extension,
-//! `inhibitorptnet` net type), also written `<type><text>inhibitor</text></type>` or with an
-//! `<arctype>` element instead of `<type>`, or a `type="inhibitor"` attribute on `<arc>` itself
-//! (TAPAAL's form); both forms on one arc must agree. `normal` is the default; `test` / `read`
-//! arcs are read as an input plus an output arc of the same weight (same semantics); any other
-//! type (`reset`, `transport`, unknown words) is refused with its position.
-//!
-//! Coloured nets (`symmetricnet`, high-level nets, `hlinitialMarking`, `hlinscription`, sorts and
-//! declarations) are refused with an error naming the construct.
-//!
-//! The reader never panics on any input; every problem is reported as a [`PnmlError`] whose
-//! message names the source, the line and column, and the offending element.
+//! The previous PNML reader (a `roxmltree` DOM of the whole file), kept only as a test
+//! oracle: the streaming reader must accept and refuse the same documents, with the same nets
+//! and the same errors (syntax-error messages and positions aside).
+#![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use roxmltree::{Document, Node};
 use saturn_model::{Arc, PetriNet, Place, Transition};
+use saturn_pnml::{Location, PnmlError};
 
-/// Where an error was found: source name (file path or caller-given label), line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub source: String,
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub column: u32,
-}
-
-impl Location {
-    /// The message of a `roxmltree` syntax error on one line (it quotes the unexpected
-    /// character literally, which may be a line break).
-    pub(crate) fn xml_message(e: &roxmltree::Error) -> String {
-        e.to_string()
-            .replace('\n', "\\n")
-            .replace('\r', "\\r")
-            .replace('\t', "\\t")
-    }
-
-    /// Where `roxmltree` found a syntax error in the document `text` named `source`. For a
-    /// document cut short (roxmltree reports those at 1:1) it is where the content ends: just
-    /// after its last non-blank character.
-    pub(crate) fn of_xml_error(e: &roxmltree::Error, source: &str, text: &str) -> Location {
-        use roxmltree::Error as E;
-        let (line, column) = match e {
-            E::UnclosedRootNode | E::UnexpectedEndOfStream | E::NoRootNode => {
-                let content = text.trim_end();
-                let line_start = content.rfind('\n').map_or(0, |i| i + 1);
-                let line = content.matches('\n').count() + 1;
-                let column = content[line_start..].chars().count() + 1;
-                (
-                    u32::try_from(line).unwrap_or(u32::MAX),
-                    u32::try_from(column).unwrap_or(u32::MAX),
-                )
-            }
-            _ => (e.pos().row, e.pos().col),
-        };
-        Location {
+/// Where roxmltree found a syntax error (positions of syntax errors are not compared).
+fn xml_error(e: &roxmltree::Error, source: &str) -> PnmlError {
+    PnmlError::Xml {
+        at: Location {
             source: source.to_string(),
-            line,
-            column,
-        }
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.source, self.line, self.column)
-    }
-}
-
-/// Everything that can go wrong when reading a PNML file. Messages are one line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PnmlError {
-    #[error("cannot read PNML file '{}': {message}", path.display())]
-    Io { path: PathBuf, message: String },
-    #[error("{at}: malformed XML: {message}")]
-    Xml { at: Location, message: String },
-    #[error("{source_name}: no <net> element found (is this a PNML file?)")]
-    NoNet { source_name: String },
-    #[error("{at}: the document holds {count} <net> elements; exactly one is supported")]
-    SeveralNets { at: Location, count: usize },
-    #[error(
-        "{at}: coloured nets are not supported ({construct}); only P/T nets (ptnet) can be read"
-    )]
-    Coloured { at: Location, construct: String },
-    #[error("{at}: <{element}> has no '{attribute}' attribute")]
-    MissingAttribute {
-        at: Location,
-        element: String,
-        attribute: String,
-    },
-    #[error("{at}: id '{id}' is used by more than one node")]
-    DuplicateId { at: Location, id: String },
-    #[error("{at}: arc '{arc}' refers to unknown node '{id}'")]
-    UnknownNode {
-        at: Location,
-        arc: String,
-        id: String,
-    },
-    #[error("{at}: reference node '{id}' refers to unknown node '{target}'")]
-    UnknownReference {
-        at: Location,
-        id: String,
-        target: String,
-    },
-    #[error("{at}: reference node '{id}' is part of a cycle of references")]
-    ReferenceCycle { at: Location, id: String },
-    #[error("{at}: reference node '{id}' refers to '{target}', which is not a {expected}")]
-    ReferenceKind {
-        at: Location,
-        id: String,
-        target: String,
-        expected: &'static str,
-    },
-    #[error("{at}: arc '{arc}' connects two places ('{source_id}' and '{target_id}')")]
-    PlaceToPlace {
-        at: Location,
-        arc: String,
-        source_id: String,
-        target_id: String,
-    },
-    #[error("{at}: arc '{arc}' connects two transitions ('{source_id}' and '{target_id}')")]
-    TransitionToTransition {
-        at: Location,
-        arc: String,
-        source_id: String,
-        target_id: String,
-    },
-    #[error("{at}: {element} has an invalid value '{text}': {reason}")]
-    BadNumber {
-        at: Location,
-        element: String,
-        text: String,
-        reason: &'static str,
-    },
-    #[error("{at}: {element} is {value}, more than the {max} supported")]
-    OutOfRange {
-        at: Location,
-        element: String,
-        value: u64,
-        max: u64,
-    },
-    #[error("{at}: arc '{arc}' has arc type '{kind}', which is not supported (only normal, inhibitor and test arcs)")]
-    UnsupportedArcType {
-        at: Location,
-        arc: String,
-        kind: String,
-    },
-    #[error("{at}: arc '{arc}' has type '{attribute}' in its attribute but '{element}' in its <type> element")]
-    ConflictingArcTypes {
-        at: Location,
-        arc: String,
-        attribute: String,
-        element: String,
-    },
-    #[error("{at}: inhibitor arc '{arc}' must go from a place to a transition")]
-    InhibitorFromTransition { at: Location, arc: String },
-    #[error("{at}: the arcs between place '{place}' and transition '{transition}' have a total weight that overflows 64 bits")]
-    WeightOverflow {
-        at: Location,
-        place: String,
-        transition: String,
-    },
-}
-
-impl PnmlError {
-    /// Where the problem is, when it has a position in the document.
-    pub fn location(&self) -> Option<&Location> {
-        use PnmlError::*;
-        match self {
-            Io { .. } | NoNet { .. } => None,
-            Xml { at, .. }
-            | SeveralNets { at, .. }
-            | Coloured { at, .. }
-            | MissingAttribute { at, .. }
-            | DuplicateId { at, .. }
-            | UnknownNode { at, .. }
-            | UnknownReference { at, .. }
-            | ReferenceCycle { at, .. }
-            | ReferenceKind { at, .. }
-            | PlaceToPlace { at, .. }
-            | TransitionToTransition { at, .. }
-            | BadNumber { at, .. }
-            | OutOfRange { at, .. }
-            | UnsupportedArcType { at, .. }
-            | ConflictingArcTypes { at, .. }
-            | InhibitorFromTransition { at, .. }
-            | WeightOverflow { at, .. } => Some(at),
-        }
-    }
-}
-
-/// Read a PNML file.
-pub fn read_pnml_file(path: &Path) -> Result<PetriNet, PnmlError> {
-    let bytes = std::fs::read(path).map_err(|e| PnmlError::Io {
-        path: path.to_path_buf(),
+            line: e.pos().row,
+            column: e.pos().col,
+        },
         message: e.to_string(),
-    })?;
-    read_pnml_bytes(&bytes, &path.display().to_string())
+    }
 }
 
 /// Read PNML from raw bytes (a file's content, standard input); `source_name` labels errors.
@@ -228,20 +40,6 @@ pub fn read_pnml_bytes_within(
     read_pnml_str_within(text, source_name, max)
 }
 
-/// Does this content look like PNML (an XML document: optional byte-order mark and blanks, then
-/// `<`)? PRISM files never start with `<`, so front-ends dispatch on content, not extension.
-pub fn looks_like_pnml(bytes: &[u8]) -> bool {
-    let b = bytes
-        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-        .unwrap_or(bytes);
-    b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<')
-}
-
-/// Read PNML from a string; `source_name` labels error messages (a file name, `<stdin>`, ...).
-pub fn read_pnml_str(text: &str, source_name: &str) -> Result<PetriNet, PnmlError> {
-    read_pnml_str_within(text, source_name, u64::MAX)
-}
-
 /// [`read_pnml_str`], refusing (with its position) any initial marking or arc weight above
 /// `max`, e.g. [`saturn_model::petri::MAX_TOKENS`] for a net that is to be explored.
 pub fn read_pnml_str_within(
@@ -249,10 +47,7 @@ pub fn read_pnml_str_within(
     source_name: &str,
     max: u64,
 ) -> Result<PetriNet, PnmlError> {
-    let doc = Document::parse(text).map_err(|e| PnmlError::Xml {
-        at: Location::of_xml_error(&e, source_name, text),
-        message: Location::xml_message(&e),
-    })?;
+    let doc = Document::parse(text).map_err(|e| xml_error(&e, source_name))?;
     Reader {
         doc: &doc,
         source: source_name,

@@ -1,0 +1,197 @@
+//! `saturn check MODEL --ctl 'F' ... [--formulas FILE.xml]`: CTL model checking (and the
+//! contest's UpperBounds queries) on the generated state space of a net; one line per formula,
+//! or one JSON object whose `formulas` array holds one object per formula in order.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::args::{DeadlocksArg, GenerationArgs, LimitArgs};
+use crate::load::{load_net, lower};
+use crate::out;
+use crate::queries::{self, Answer, Job};
+use crate::race::Outcome;
+use crate::report::{ok_object, Failure, Status};
+use crate::statespace::{DEFAULT_ORDER, MCC_ORDER};
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// A PNML file, `-` for standard input, a contest model directory (holding model.pnml), or a
+    /// generated instance `family:N`.
+    pub model: String,
+    /// A CTL formula in Saturn's text syntax (docs/ctl.md), e.g. 'AG EF enabled(t1)'; repeatable.
+    #[arg(long)]
+    pub ctl: Vec<String>,
+    /// A contest formula file (CTL, Reachability or UpperBounds XML).
+    #[arg(long)]
+    pub formulas: Option<PathBuf>,
+    /// What a path that reaches a deadlock means.
+    #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
+    pub deadlocks: DeadlocksArg,
+    #[command(flatten)]
+    pub generation: GenerationArgs,
+    /// Print one JSON object on stdout, also on failure (docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The formulas of the command line: the file's first, then `--ctl` in order. Every problem is
+/// an error (exit 2) before anything is generated.
+fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure> {
+    if a.ctl.is_empty() && a.formulas.is_none() {
+        return Err(Failure::error(
+            "nothing to check: give --ctl 'FORMULA' (repeatable) or --formulas FILE.xml",
+        ));
+    }
+    let mut jobs = Vec::new();
+    if let Some(f) = &a.formulas {
+        let mut f = queries::from_file(f, net)?;
+        jobs.append(&mut f);
+    }
+    let color = std::io::stderr().is_terminal();
+    match queries::from_ctl(&a.ctl, net, color) {
+        Ok(v) => jobs.extend(v.into_iter().map(|(j, _)| j)),
+        Err((d, r)) => return Err(Failure::with(Status::Error, d, 2).rendered(r)),
+    }
+    Ok(jobs)
+}
+
+pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let (net, contest_dir) = load_net(&a.model)?;
+    let jobs = jobs(a, &net)?;
+    let order = a.generation.order.unwrap_or(if contest_dir {
+        MCC_ORDER
+    } else {
+        DEFAULT_ORDER
+    });
+    let models: Vec<_> = lower(&net, order, a.limits.timeout)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    let limits = a.limits.limits(start);
+    let outcome = crate::race::generate_or_witness(
+        &net,
+        &models,
+        a.generation.method.method(),
+        a.generation.relations.relations(),
+        limits,
+        true,
+        crate::progress::reporter("states", a.limits.progress, net.places.len()),
+    )
+    .map_err(|i| {
+        Failure::interrupted(
+            i,
+            &format!("saturn: {}: state-space generation", a.model),
+            a.limits.describe(i),
+        )
+    })?;
+    let (won, mut ss) = match outcome {
+        Outcome::Generated { won, ss } => (won, ss),
+        Outcome::Unbounded(_) => {
+            return Err(Failure::error(format!(
+                "{}: the net is unbounded (`saturn statespace` shows the witness); CTL model \
+                 checking needs a finite state space",
+                a.model
+            ))
+            .into())
+        }
+    };
+    let total = ss.metrics.states.to_string();
+    let mut checker = queries::checker(&mut ss, &models[won], &net, a.deadlocks.deadlocks());
+    checker.set_limits(limits);
+    let mut rows = Vec::new();
+    let mut stopped = None;
+    for job in &jobs {
+        let t0 = Instant::now();
+        let q = match &job.query {
+            Ok(q) => q,
+            Err(e) => return Err(Failure::error(e.clone()).into()),
+        };
+        let ans = if stopped.is_some() {
+            None
+        } else {
+            match queries::answer(&mut checker, q) {
+                Ok(x) => Some(x),
+                Err(saturn_symbolic::ctl::CtlError::Interrupted(i)) => {
+                    stopped = Some(i);
+                    None
+                }
+                Err(e) => {
+                    return Err(Failure::error(format!("{}: {}: {e}", a.model, job.id)).into())
+                }
+            }
+        };
+        rows.push((job, ans, t0.elapsed().as_secs_f64()));
+    }
+    if a.json {
+        let formulas: Vec<_> = rows
+            .iter()
+            .map(|(job, ans, secs)| {
+                let (result, count) = match ans {
+                    Some(Answer::Bool { holds, states }) => {
+                        (json!(holds), json!(states.to_string()))
+                    }
+                    Some(Answer::Bound(b)) => (json!(b.to_string()), json!(null)),
+                    None => (json!(null), json!(null)),
+                };
+                json!({
+                    "id": job.id,
+                    "formula": job.text,
+                    "result": result,
+                    "satisfying_states": count,
+                    "seconds": secs,
+                })
+            })
+            .collect();
+        let mut v = ok_object(
+            "check",
+            &a.model,
+            json!({
+                "net": net.name,
+                "states": total,
+                "deadlocks": a.deadlocks.deadlocks().name(),
+                "formulas": formulas,
+            }),
+        );
+        if let Some(i) = stopped {
+            v["status"] = json!(crate::report::status_of(i));
+            v["diagnostics"] = json!([crate::report::Diagnostic::plain(a.limits.describe(i))]);
+        }
+        out::println(v)?;
+    } else {
+        let mut t = String::new();
+        for (job, ans, _) in &rows {
+            let _ = match ans {
+                Some(Answer::Bool { holds, states }) => writeln!(
+                    t,
+                    "{} {} ({states} of {} states) {}",
+                    job.id,
+                    if *holds { "TRUE" } else { "FALSE" },
+                    total,
+                    job.text
+                ),
+                Some(b @ Answer::Bound(_)) => writeln!(t, "{} {} {}", job.id, b.word(), job.text),
+                None => writeln!(t, "{} CANNOT_COMPUTE {}", job.id, job.text),
+            };
+        }
+        out::print(&t)?;
+    }
+    match stopped {
+        Some(i) => {
+            eprintln!(
+                "error: {}: {}; formulas after it not checked",
+                a.model,
+                a.limits.describe(i)
+            );
+            Ok(ExitCode::from(3))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
+}

@@ -1,0 +1,165 @@
+//! Formulas to check on a net: from `--ctl` text and contest formula files, resolved against the
+//! net's names; and the glue from a generated state space to a CTL checker.
+
+use num_bigint::BigUint;
+use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery};
+use saturn_model::{Model, PetriNet};
+use saturn_pnml::formulas::{parse_formulas_file, read_formulas_file};
+use saturn_symbolic::atoms::Atoms;
+use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks};
+use saturn_symbolic::statespace::StateSpace;
+
+use crate::report::{Diagnostic, Failure};
+
+/// One formula to check.
+pub struct Job {
+    pub id: String,
+    /// The formula in Saturn's text syntax.
+    pub text: String,
+    /// The resolved query, or why it cannot be checked.
+    pub query: Result<ResolvedQuery, String>,
+}
+
+/// The name table of a net's places and transitions.
+pub fn names(net: &PetriNet) -> NameTable {
+    NameTable::new(
+        net.places.iter().map(|p| p.id.as_str()),
+        net.transitions.iter().map(|t| t.id.as_str()),
+    )
+}
+
+/// Every problem found in some formulas: the diagnostics and their rendering for stderr.
+pub type Problems = (Vec<Diagnostic>, String);
+
+/// The `--ctl` formulas, `ctl-1`, `ctl-2`, ... Every problem of every formula is reported:
+/// the diagnostics (positioned at the column) and their rendering for stderr.
+pub fn from_ctl(
+    srcs: &[String],
+    net: &PetriNet,
+    color: bool,
+) -> Result<Vec<(Job, Query)>, Problems> {
+    let names = names(net);
+    let mut diags = Vec::new();
+    let mut rendered = String::new();
+    let mut out = Vec::new();
+    for (i, src) in srcs.iter().enumerate() {
+        let label = format!("--ctl #{}", i + 1);
+        let q =
+            match parse_query(src) {
+                Ok(q) => q,
+                Err(e) => {
+                    diags.extend(e.errors.iter().map(|s| {
+                        Diagnostic::of_option(&label, src, s.span.start, s.message.clone())
+                    }));
+                    rendered.push_str(&e.with_name(&label).render(color));
+                    continue;
+                }
+            };
+        match resolve(&q, &names) {
+            Ok(r) => out.push((
+                Job {
+                    id: format!("ctl-{}", i + 1),
+                    text: q.to_string(),
+                    query: Ok(r),
+                },
+                q,
+            )),
+            Err(errs) => {
+                diags.extend(
+                    errs.0
+                        .iter()
+                        .map(|e| Diagnostic::of_option(&label, src, e.span().start, e.to_string())),
+                );
+                rendered.push_str(&errs.render(&label, src, color));
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err((diags, rendered))
+    }
+}
+
+/// Every formula of a contest formula file, all resolved (any problem is an error).
+pub fn from_file(path: &std::path::Path, net: &PetriNet) -> Result<Vec<Job>, Failure> {
+    let fs = read_formulas_file(path, net)
+        .map_err(|e| Failure::input(vec![Diagnostic::of_formulas(&e)]))?;
+    Ok(fs
+        .into_iter()
+        .map(|f| Job {
+            id: f.id,
+            text: f.query.to_string(),
+            query: Ok(f.resolved),
+        })
+        .collect())
+}
+
+/// Every formula of a contest formula file, each resolved on its own: a formula that names an
+/// unknown place is an error of that formula only (contest mode answers the others). A file
+/// that does not parse is an error of the whole file.
+pub fn from_file_each(path: &std::path::Path, net: &PetriNet) -> Result<Vec<Job>, String> {
+    let parsed = parse_formulas_file(path).map_err(|e| e.to_string())?;
+    let names = names(net);
+    Ok(parsed
+        .into_iter()
+        .map(|p| Job {
+            text: p.query.to_string(),
+            query: resolve(&p.query, &names).map_err(|e| format!("formula '{}': {e}", p.id)),
+            id: p.id,
+        })
+        .collect())
+}
+
+/// A checker over a generated state space of `net`, lowered to `model`.
+pub fn checker<'a>(
+    ss: &'a mut StateSpace,
+    model: &Model,
+    net: &PetriNet,
+    deadlocks: Deadlocks,
+) -> Checker<'a> {
+    // `model.levels[k]` holds the place with that id
+    let order: Vec<usize> = model
+        .levels
+        .iter()
+        .map(|l| net.place_index(&l.name).unwrap_or(0))
+        .collect();
+    let atoms = Atoms::for_petri(model, &order);
+    Checker::new(&mut ss.reach, model, atoms, ss.states, deadlocks)
+}
+
+/// The answer to one query.
+pub enum Answer {
+    /// A formula's truth at the initial marking, with the number of reachable states
+    /// satisfying it.
+    Bool { holds: bool, states: BigUint },
+    /// An UpperBounds query.
+    Bound(i128),
+}
+
+impl Answer {
+    /// The contest's word for it: `TRUE`, `FALSE` or the bound.
+    pub fn word(&self) -> String {
+        match self {
+            Answer::Bool { holds: true, .. } => "TRUE".into(),
+            Answer::Bool { holds: false, .. } => "FALSE".into(),
+            Answer::Bound(b) => b.to_string(),
+        }
+    }
+}
+
+/// Answer one query.
+pub fn answer(c: &mut Checker, q: &ResolvedQuery) -> Result<Answer, CtlError> {
+    match q {
+        ResolvedQuery::Formula(f) => {
+            let set = c.sat(f)?;
+            let holds = c.holds(f)?;
+            Ok(Answer::Bool {
+                holds,
+                states: c.count(set),
+            })
+        }
+        // the state space is never empty: it holds the initial marking
+        ResolvedQuery::Bound(e) => Ok(Answer::Bound(c.upper_bound(e)?.unwrap_or(0))),
+    }
+}

@@ -1,0 +1,426 @@
+//! From what the streaming pass collected to the net: nodes put in the order the PNML walk
+//! defines (a container's own nodes, then its pages, depth first), identifiers checked and
+//! resolved, reference nodes followed, arcs merged. Errors come in the order of that walk, as
+//! the whole-document reader reported them.
+
+use std::collections::HashMap;
+
+use hashbrown::HashTable;
+use saturn_model::{Arc, PetriNet, Place, Transition};
+
+use super::error::{Location, PnmlError};
+use super::xmlcheck::Pos;
+
+/// No symbol (a missing attribute).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Identifiers, interned: each distinct string gets a number.
+#[derive(Default)]
+pub(crate) struct Symbols {
+    text: String,
+    spans: Vec<(u32, u32)>,
+    table: HashTable<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl Symbols {
+    pub fn intern(&mut self, s: &str) -> u32 {
+        use std::hash::BuildHasher;
+        let hash = self.hasher.hash_one(s);
+        let Symbols {
+            text, spans, table, ..
+        } = self;
+        let get = |spans: &[(u32, u32)], text: &str, i: u32| -> (usize, usize) {
+            let (a, b) = spans[i as usize];
+            let _ = text;
+            (a as usize, b as usize)
+        };
+        if let Some(&i) = table.find(hash, |&i| {
+            let (a, b) = get(spans, text, i);
+            &text[a..b] == s
+        }) {
+            return i;
+        }
+        let (Ok(a), Ok(b)) = (
+            u32::try_from(text.len()),
+            u32::try_from(text.len() + s.len()),
+        ) else {
+            // Beyond 4 GiB of identifiers: kept apart (never equal to another).
+            return NONE - 1;
+        };
+        text.push_str(s);
+        let i = spans.len() as u32;
+        spans.push((a, b));
+        let hasher = &self.hasher;
+        table.insert_unique(hash, i, |&j| {
+            let (a, b) = spans[j as usize];
+            hasher.hash_one(&text[a as usize..b as usize])
+        });
+        i
+    }
+
+    pub fn text(&self, i: u32) -> &str {
+        match self.spans.get(i as usize) {
+            Some(&(a, b)) => &self.text[a as usize..b as usize],
+            None => "",
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+}
+
+/// Which check of which item an error belongs to (errors are rare: kept aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Slot {
+    /// A place's labels, sort or id.
+    PlacePre,
+    /// A place's initial marking.
+    PlaceNum,
+    TransPre,
+    RefPre,
+    /// A coloured label on an arc.
+    ArcPre,
+    /// An arc's id, source or target attribute missing.
+    ArcAttr,
+    ArcNum,
+    ArcKind,
+    /// A coloured-net element among a container's children.
+    Coloured,
+}
+
+/// An item of the walk: what it is and its index among its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    Place(u32),
+    Transition(u32),
+    Ref(u32),
+    Arc(u32),
+    Coloured(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ArcKind {
+    Normal,
+    Inhibitor,
+    Test,
+}
+
+pub(crate) struct RefRec {
+    pub at: Pos,
+    pub place: bool,
+    pub id: u32,
+    pub target: u32,
+}
+
+pub(crate) struct ArcRec {
+    pub at: Pos,
+    pub src: u32,
+    pub tgt: u32,
+    pub weight: u64,
+    pub kind: ArcKind,
+    /// The arc's id in [`Collected::arc_ids`].
+    pub id: (u32, u32),
+}
+
+/// The net element's own checks.
+#[derive(Default)]
+pub(crate) struct NetInfo {
+    /// A coloured net type (error).
+    pub coloured: Option<PnmlError>,
+    /// The first coloured-net label among its children (error).
+    pub coloured_label: Option<PnmlError>,
+    pub name: String,
+}
+
+/// What the streaming pass collected, in document order.
+#[derive(Default)]
+pub(crate) struct Collected {
+    pub source: String,
+    pub net: Option<NetInfo>,
+    /// A second net (error), with the number of nets.
+    pub several: Option<(Pos, usize)>,
+    pub places: Vec<Place>,
+    pub place_at: Vec<Pos>,
+    pub place_sym: Vec<u32>,
+    pub transitions: Vec<Transition>,
+    pub trans_at: Vec<Pos>,
+    pub trans_sym: Vec<u32>,
+    pub refs: Vec<RefRec>,
+    pub arcs: Vec<ArcRec>,
+    pub arc_ids: String,
+    /// (container, item) in document order; containers are numbered in document order.
+    pub walk: Vec<(u32, Item)>,
+    pub errors: HashMap<(Slot, u32), PnmlError>,
+    pub syms: Symbols,
+    /// The number of coloured-element errors.
+    pub coloured: u32,
+}
+
+/// Where a symbol is defined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Def {
+    None,
+    Place(u32),
+    Transition(u32),
+    Ref(u32),
+}
+
+impl Collected {
+    fn at(&self, p: Pos) -> Location {
+        Location {
+            source: self.source.clone(),
+            line: p.line,
+            column: p.col,
+        }
+    }
+
+    fn take_err(&mut self, slot: Slot, i: u32) -> Result<(), PnmlError> {
+        match self.errors.remove(&(slot, i)) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn arc_id(&self, a: &ArcRec) -> String {
+        self.arc_ids
+            .get(a.id.0 as usize..a.id.1 as usize)
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The net, or the first error in walk order.
+    pub fn assemble(mut self) -> Result<PetriNet, PnmlError> {
+        if let Some((at, count)) = self.several {
+            return Err(PnmlError::SeveralNets {
+                at: self.at(at),
+                count,
+            });
+        }
+        let Some(mut net) = self.net.take() else {
+            return Err(PnmlError::NoNet {
+                source_name: self.source.clone(),
+            });
+        };
+        if let Some(e) = net.coloured.take().or(net.coloured_label.take()) {
+            return Err(e);
+        }
+        // The walk: a stable sort by container puts nested pages after their parent's nodes.
+        let mut walk = std::mem::take(&mut self.walk);
+        let monotone = walk.windows(2).all(|w| w[0].0 <= w[1].0);
+        if !monotone {
+            walk.sort_by_key(|w| w.0);
+        }
+        let mut def = vec![Def::None; self.syms.len()];
+        let (mut place_order, mut trans_order, mut ref_order, mut arc_order) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for &(_, item) in &walk {
+            let (sym, at, d) = match item {
+                Item::Place(i) => {
+                    self.take_err(Slot::PlacePre, i)?;
+                    let d = Def::Place(place_order.len() as u32);
+                    place_order.push(i);
+                    (self.place_sym[i as usize], self.place_at[i as usize], d)
+                }
+                Item::Transition(i) => {
+                    self.take_err(Slot::TransPre, i)?;
+                    let d = Def::Transition(trans_order.len() as u32);
+                    trans_order.push(i);
+                    (self.trans_sym[i as usize], self.trans_at[i as usize], d)
+                }
+                Item::Ref(i) => {
+                    self.take_err(Slot::RefPre, i)?;
+                    let d = Def::Ref(ref_order.len() as u32);
+                    ref_order.push(i);
+                    let r = &self.refs[i as usize];
+                    (r.id, r.at, d)
+                }
+                Item::Arc(i) => {
+                    self.take_err(Slot::ArcPre, i)?;
+                    arc_order.push(i);
+                    continue;
+                }
+                Item::Coloured(i) => {
+                    self.take_err(Slot::Coloured, i)?;
+                    continue;
+                }
+            };
+            if let Some(slot) = def.get_mut(sym as usize) {
+                if *slot != Def::None {
+                    return Err(PnmlError::DuplicateId {
+                        at: self.at(at),
+                        id: self.syms.text(sym).to_string(),
+                    });
+                }
+                *slot = d;
+            }
+            if let Item::Place(i) = item {
+                self.take_err(Slot::PlaceNum, i)?;
+            }
+        }
+        drop(walk);
+        let places = reorder(std::mem::take(&mut self.places), &place_order);
+        let mut transitions = reorder(std::mem::take(&mut self.transitions), &trans_order);
+        drop((place_order, trans_order));
+
+        // Reference nodes, followed to the place or transition they stand for.
+        let refs = std::mem::take(&mut self.refs);
+        let ref_list: Vec<&RefRec> = ref_order.iter().map(|&i| &refs[i as usize]).collect();
+        let mut resolved = Vec::with_capacity(ref_list.len());
+        for r in &ref_list {
+            let mut target = r.target;
+            let mut steps = 0usize;
+            let end = loop {
+                match def.get(target as usize).copied().unwrap_or(Def::None) {
+                    Def::None => {
+                        return Err(PnmlError::UnknownReference {
+                            at: self.at(r.at),
+                            id: self.syms.text(r.id).into(),
+                            target: self.syms.text(target).into(),
+                        })
+                    }
+                    Def::Ref(j) => {
+                        steps += 1;
+                        if steps > ref_list.len() {
+                            return Err(PnmlError::ReferenceCycle {
+                                at: self.at(r.at),
+                                id: self.syms.text(r.id).into(),
+                            });
+                        }
+                        target = ref_list[j as usize].target;
+                    }
+                    end => break end,
+                }
+            };
+            let ok = matches!(
+                (r.place, end),
+                (true, Def::Place(_)) | (false, Def::Transition(_))
+            );
+            if !ok {
+                return Err(PnmlError::ReferenceKind {
+                    at: self.at(r.at),
+                    id: self.syms.text(r.id).into(),
+                    target: self.syms.text(r.target).into(),
+                    expected: if r.place { "place" } else { "transition" },
+                });
+            }
+            resolved.push(end);
+        }
+        drop(ref_list);
+
+        // Arcs, merged by (transition, place, kind).
+        let mut merged: HashMap<(u32, u32, u8), usize> = HashMap::new();
+        let arcs = std::mem::take(&mut self.arcs);
+        for &i in &arc_order {
+            let a = &arcs[i as usize];
+            self.take_err(Slot::ArcAttr, i)?;
+            let lookup = |sym: u32| match def.get(sym as usize).copied().unwrap_or(Def::None) {
+                Def::None => Err(PnmlError::UnknownNode {
+                    at: self.at(a.at),
+                    arc: self.arc_id(a),
+                    id: self.syms.text(sym).into(),
+                }),
+                Def::Ref(j) => Ok(resolved[j as usize]),
+                d => Ok(d),
+            };
+            let src = lookup(a.src)?;
+            let tgt = lookup(a.tgt)?;
+            self.take_err(Slot::ArcNum, i)?;
+            self.take_err(Slot::ArcKind, i)?;
+            let (t, p, input) = match (src, tgt) {
+                (Def::Place(p), Def::Transition(t)) => (t, p, true),
+                (Def::Transition(t), Def::Place(p)) => (t, p, false),
+                (Def::Place(_), Def::Place(_)) => {
+                    return Err(PnmlError::PlaceToPlace {
+                        at: self.at(a.at),
+                        arc: self.arc_id(a),
+                        source_id: self.syms.text(a.src).into(),
+                        target_id: self.syms.text(a.tgt).into(),
+                    })
+                }
+                _ => {
+                    return Err(PnmlError::TransitionToTransition {
+                        at: self.at(a.at),
+                        arc: self.arc_id(a),
+                        source_id: self.syms.text(a.src).into(),
+                        target_id: self.syms.text(a.tgt).into(),
+                    })
+                }
+            };
+            // 0: input, 1: output, 2: inhibitor.
+            let kinds: &[u8] = match (a.kind, input) {
+                (ArcKind::Normal, true) => &[0],
+                (ArcKind::Normal, false) => &[1],
+                (ArcKind::Inhibitor, true) => &[2],
+                (ArcKind::Inhibitor, false) => {
+                    return Err(PnmlError::InhibitorFromTransition {
+                        at: self.at(a.at),
+                        arc: self.arc_id(a),
+                    })
+                }
+                // A test (read) arc needs the tokens and leaves them: input plus output.
+                (ArcKind::Test, _) => &[0, 1],
+            };
+            for &k in kinds {
+                let tr = &mut transitions[t as usize];
+                let list = match k {
+                    0 => &mut tr.inputs,
+                    1 => &mut tr.outputs,
+                    _ => &mut tr.inhibitors,
+                };
+                let found = if list.len() < LINEAR {
+                    list.iter().position(|x| x.place == p as usize)
+                } else {
+                    merged.get(&(t, p, k)).copied()
+                };
+                match found {
+                    Some(j) => {
+                        let arc = &mut list[j];
+                        arc.weight = arc.weight.checked_add(a.weight).ok_or_else(|| {
+                            PnmlError::WeightOverflow {
+                                at: self.at(a.at),
+                                place: places[p as usize].id.clone(),
+                                transition: tr.id.clone(),
+                            }
+                        })?;
+                    }
+                    None => {
+                        list.push(Arc {
+                            place: p as usize,
+                            weight: a.weight,
+                        });
+                        // Long lists are indexed by a map from their length `LINEAR` on.
+                        if list.len() == LINEAR {
+                            for (j, x) in list.iter().enumerate() {
+                                merged.insert((t, x.place as u32, k), j);
+                            }
+                        } else if list.len() > LINEAR {
+                            merged.insert((t, p, k), list.len() - 1);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(PetriNet {
+            name: net.name,
+            places,
+            transitions,
+        })
+    }
+}
+
+/// Arc lists shorter than this are searched; longer ones are indexed.
+const LINEAR: usize = 16;
+
+/// `items` in the order `order` (indices into `items`); no copy when it is the identity.
+fn reorder<T>(items: Vec<T>, order: &[u32]) -> Vec<T> {
+    if order.len() == items.len() && order.iter().enumerate().all(|(i, &j)| i as u32 == j) {
+        return items;
+    }
+    let mut items: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&j| items[j as usize].take())
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! UpperBounds and the contest's five global properties, on the MDD of the reachable states.
+
+use rustc_hash::FxHashSet;
+use saturn_dd::NodeId;
+use saturn_logic::{LinExpr, StateFormula};
+
+use super::{Checker, CtlError};
+
+/// The contest's global properties (its GenericProperties examinations), by their names:
+/// `ReachabilityDeadlock` (some reachable marking enables no transition), `QuasiLiveness`
+/// (every transition is enabled in some reachable marking), `Liveness` (from every reachable
+/// marking every transition can become enabled), `OneSafe` (no place ever holds more than one
+/// token), `StableMarking` (some place holds the same number of tokens in every reachable
+/// marking).
+pub const GLOBAL_PROPERTIES: [&str; 5] = [
+    "ReachabilityDeadlock",
+    "QuasiLiveness",
+    "Liveness",
+    "OneSafe",
+    "StableMarking",
+];
+
+impl Checker<'_> {
+    /// UpperBounds: the maximum of `expr` over the reachable states, by one bottom-up pass over
+    /// the MDD (`None` when there is no reachable state).
+    pub fn upper_bound(&self, expr: &LinExpr) -> Result<Option<i128>, CtlError> {
+        let r = self.range(self.rch, expr)?;
+        Ok(r.map(|(_, hi)| hi))
+    }
+
+    /// `ReachabilityDeadlock`.
+    pub fn reachability_deadlock(&self) -> bool {
+        !self.dead.is_empty()
+    }
+
+    /// `QuasiLiveness`: every one of the `transitions` events is enabled in a reachable state.
+    pub fn quasi_liveness(&mut self, transitions: usize) -> Result<bool, CtlError> {
+        for t in 0..transitions {
+            if self.sat(&StateFormula::Enabled(vec![t]))?.is_empty() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `Liveness`: `AG EF enabled(t)` for every transition `t`, i.e. `EF enabled(t)` covers the
+    /// reachable states. A reachable deadlock or a transition never enabled settles it at once.
+    pub fn liveness(&mut self, transitions: usize) -> Result<bool, CtlError> {
+        if transitions == 0 {
+            return Ok(true);
+        }
+        if self.reachability_deadlock() || !self.quasi_liveness(transitions)? {
+            return Ok(false);
+        }
+        for t in 0..transitions {
+            let en = self.sat(&StateFormula::Enabled(vec![t]))?;
+            let ef = self.eu_trad(self.rch, en)?;
+            if ef != self.rch {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Per level `1..=K`: the smallest and largest local state over the reachable states (the
+    /// edges of the nodes of `rch` at that level).
+    pub fn local_ranges(&self) -> Vec<Option<(u32, u32)>> {
+        let forest = self.forest();
+        let mut out = vec![None; forest.num_levels() + 1];
+        let mut seen: FxHashSet<NodeId> = FxHashSet::default();
+        let mut stack = vec![self.rch];
+        while let Some(n) = stack.pop() {
+            if n.is_terminal() || !seen.insert(n) {
+                continue;
+            }
+            let l = forest.level(n);
+            for e in forest.edges(n) {
+                let r: &mut Option<(u32, u32)> = &mut out[l];
+                *r = Some(r.map_or((e.idx, e.idx), |(a, b)| (a.min(e.idx), b.max(e.idx))));
+                stack.push(e.child);
+            }
+        }
+        out
+    }
+
+    /// The global property `name` (one of [`GLOBAL_PROPERTIES`]) of a net with `transitions`
+    /// transitions; `None` for another name.
+    pub fn global_property(
+        &mut self,
+        name: &str,
+        transitions: usize,
+    ) -> Result<Option<bool>, CtlError> {
+        let levels = || self.local_ranges().into_iter().skip(1);
+        Ok(Some(match name {
+            "ReachabilityDeadlock" => self.reachability_deadlock(),
+            "QuasiLiveness" => self.quasi_liveness(transitions)?,
+            "Liveness" => self.liveness(transitions)?,
+            "OneSafe" => levels().all(|r| r.is_none_or(|(_, hi)| hi <= 1)),
+            "StableMarking" => levels().any(|r| r.is_some_and(|(lo, hi)| lo == hi)),
+            _ => return Ok(None),
+        }))
+    }
+}

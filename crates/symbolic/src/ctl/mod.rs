@@ -1,0 +1,268 @@
+//! CTL model checking over MDDs on a generated state space (issue 9; thesis sections
+//! 2.2.2-2.2.3, Figure 2.11).
+//!
+//! A [`Checker`] borrows the generator that built the reachable states `rch` and turns it around
+//! ([`Reach::reverse`]), so that its image is the preimage `P` in the same forest. Every result is
+//! a subset of `rch`; a formula holds when the initial state is in its set. `EX` is the preimage,
+//! `EU` the least fixpoint of EUtrad, `EG` the greatest fixpoint of EGtrad (Figure 2.11), and
+//! `AX`, `AU`, `AF`, `AG`, `EF` and the boolean operators follow from the dualities of section
+//! 2.2.3. Subformulas are memoised by their syntax tree, so common subformulas of the formulas
+//! checked with one checker are computed once.
+//!
+//! # Paths that end in a deadlock
+//! [`Deadlocks::Maximal`] (the contest's semantics, the default): a path that reaches a deadlock
+//! stops there, so at a deadlock `EX φ` is false, `AX φ` true, and `EG φ`, `AF φ` reduce to
+//! `φ`: EGtrad keeps the deadlocks of `Sat(φ)` (`X ← X ∩ (P(X) ∪ D)`). [`Deadlocks::SelfLoop`]:
+//! a deadlock loops forever (`EX φ` holds at a deadlock satisfying `φ`); `EG` is the same in
+//! both readings.
+//!
+//! Modules: `sets` (the only code that touches the forest and the generator), `fixpoints`
+//! (EX, EUtrad, EGtrad), `global` (UpperBounds and the contest's global properties).
+
+use num_bigint::BigUint;
+use rustc_hash::FxHashMap;
+use saturn_dd::NodeId;
+use saturn_logic::StateFormula;
+use saturn_model::Model;
+
+use crate::atoms::{AtomError, Atoms};
+use crate::{Interrupted, Limits, Reach};
+
+mod fixpoints;
+mod global;
+mod sets;
+
+pub use global::GLOBAL_PROPERTIES;
+
+/// What happens on a path that reaches a deadlock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Deadlocks {
+    /// Maximal finite paths: the path stops at the deadlock (the contest's semantics).
+    #[default]
+    Maximal,
+    /// The deadlock loops forever (the textbook reading of a total relation).
+    SelfLoop,
+}
+
+impl Deadlocks {
+    pub fn name(self) -> &'static str {
+        match self {
+            Deadlocks::Maximal => "maximal",
+            Deadlocks::SelfLoop => "self-loop",
+        }
+    }
+}
+
+/// Why a formula has no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CtlError {
+    /// A limit (time, memory, cancel) stopped the computation.
+    #[error("{0}")]
+    Interrupted(#[from] Interrupted),
+    #[error("{0}")]
+    Atom(#[from] AtomError),
+    /// `A`/`E` over a path formula that is not one CTL operator (LTL, CTL*).
+    #[error("not a CTL formula: a path quantifier over a path formula that is not one CTL operator (LTL and CTL* are not supported)")]
+    NotCtl,
+}
+
+/// Counters of one checker.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CtlStats {
+    /// Preimages computed.
+    pub preimages: u64,
+    /// Fixpoint iterations (EU and EG).
+    pub iterations: u64,
+    /// Subformulas answered from the memo.
+    pub memo_hits: u64,
+}
+
+/// A CTL model checker over one generated state space.
+pub struct Checker<'r> {
+    reach: &'r mut Reach,
+    atoms: Atoms,
+    /// The reachable states.
+    rch: NodeId,
+    /// The initial state.
+    init: NodeId,
+    /// The reachable deadlocks.
+    dead: NodeId,
+    deadlocks: Deadlocks,
+    limits: Limits,
+    memo: FxHashMap<StateFormula, NodeId>,
+    pub stats: CtlStats,
+}
+
+impl<'r> Checker<'r> {
+    /// A checker over the states `rch` that the forward generator `reach` found for `model`
+    /// from `model.initial`; `atoms` maps places to levels. Turns `reach` around (it computes
+    /// predecessors from now on).
+    pub fn new(
+        reach: &'r mut Reach,
+        model: &Model,
+        atoms: Atoms,
+        rch: NodeId,
+        deadlocks: Deadlocks,
+    ) -> Checker<'r> {
+        reach.reverse();
+        // a portfolio's generation budget does not apply to model checking
+        reach.set_step_budget(u64::MAX);
+        let init = reach.state_set(&model.initial);
+        let mut c = Checker {
+            reach,
+            atoms,
+            rch,
+            init,
+            dead: NodeId::EMPTY,
+            deadlocks,
+            limits: Limits::none(),
+            memo: FxHashMap::default(),
+            stats: CtlStats::default(),
+        };
+        let d = c.pot_deadlocks();
+        c.dead = c.and(d, rch);
+        c
+    }
+
+    /// Limits checked by every fixpoint from now on (per formula, e.g.).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.reach.set_limits(limits);
+    }
+
+    /// The deadlock reading in use.
+    pub fn deadlocks(&self) -> Deadlocks {
+        self.deadlocks
+    }
+
+    /// The reachable states.
+    pub fn reachable(&self) -> NodeId {
+        self.rch
+    }
+
+    /// Does `f` hold in the initial state?
+    pub fn holds(&mut self, f: &StateFormula) -> Result<bool, CtlError> {
+        let s = self.sat(f)?;
+        Ok(self.contains_init(s))
+    }
+
+    /// The exact number of states of `set`.
+    pub fn count(&self, set: NodeId) -> BigUint {
+        self.forest().cardinality(set)
+    }
+
+    /// The states of `set` as tuples of local states (`t[k-1]` for level `k`), at most `limit`.
+    pub fn states(&self, set: NodeId, limit: usize) -> Vec<Vec<u32>> {
+        self.forest().states(set, limit)
+    }
+
+    /// The reachable states satisfying `f` (memoised).
+    pub fn sat(&mut self, f: &StateFormula) -> Result<NodeId, CtlError> {
+        if let Some(&n) = self.memo.get(f) {
+            self.stats.memo_hits += 1;
+            return Ok(n);
+        }
+        let n = self.compute(f)?;
+        self.memo.insert(f.clone(), n);
+        Ok(n)
+    }
+
+    fn compute(&mut self, f: &StateFormula) -> Result<NodeId, CtlError> {
+        use StateFormula as F;
+        let rch = self.rch;
+        Ok(match f {
+            F::Const(true) => rch,
+            F::Const(false) => NodeId::EMPTY,
+            F::Deadlock => self.dead,
+            F::Atom(_) | F::Enabled(_) => {
+                let pot = self.atom_set(f)?;
+                self.and(pot, rch)
+            }
+            F::Not(a) => {
+                let a = self.sat(a)?;
+                self.not(a)
+            }
+            F::And(v) => {
+                let mut acc = rch;
+                for a in v {
+                    let a = self.sat(a)?;
+                    acc = self.and(acc, a);
+                }
+                acc
+            }
+            F::Or(v) => {
+                let mut acc = NodeId::EMPTY;
+                for a in v {
+                    let a = self.sat(a)?;
+                    acc = self.or(acc, a);
+                }
+                acc
+            }
+            F::Implies(a, b) => {
+                let a = self.sat(a)?;
+                let b = self.sat(b)?;
+                let na = self.not(a);
+                self.or(na, b)
+            }
+            F::Iff(a, b) => {
+                let a = self.sat(a)?;
+                let b = self.sat(b)?;
+                let both = self.and(a, b);
+                let either = self.or(a, b);
+                let neither = self.not(either);
+                self.or(both, neither)
+            }
+            F::EX(a) => {
+                let a = self.sat(a)?;
+                self.ex(a)?
+            }
+            F::AX(a) => {
+                // AX φ = ¬EX ¬φ
+                let a = self.sat(a)?;
+                let na = self.not(a);
+                let ex = self.ex(na)?;
+                self.not(ex)
+            }
+            F::EF(a) => {
+                let a = self.sat(a)?;
+                self.eu_trad(rch, a)?
+            }
+            F::AG(a) => {
+                // AG φ = ¬EF ¬φ
+                let a = self.sat(a)?;
+                let na = self.not(a);
+                let ef = self.eu_trad(rch, na)?;
+                self.not(ef)
+            }
+            F::EU(a, b) => {
+                let a = self.sat(a)?;
+                let b = self.sat(b)?;
+                self.eu_trad(a, b)?
+            }
+            F::EG(a) => {
+                let a = self.sat(a)?;
+                self.eg_trad(a)?
+            }
+            F::AF(a) => {
+                // AF φ = ¬EG ¬φ
+                let a = self.sat(a)?;
+                let na = self.not(a);
+                let eg = self.eg_trad(na)?;
+                self.not(eg)
+            }
+            F::AU(a, b) => {
+                // A[φ U ψ] = ¬E[¬ψ U (¬φ ∧ ¬ψ)] ∧ ¬EG ¬ψ
+                let a = self.sat(a)?;
+                let b = self.sat(b)?;
+                let nb = self.not(b);
+                let na = self.not(a);
+                let nanb = self.and(na, nb);
+                let bad_until = self.eu_trad(nb, nanb)?;
+                let bad_forever = self.eg_trad(nb)?;
+                let bad = self.or(bad_until, bad_forever);
+                self.not(bad)
+            }
+            F::A(_) | F::E(_) => return Err(CtlError::NotCtl),
+        })
+    }
+}

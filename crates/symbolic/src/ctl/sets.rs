@@ -1,0 +1,76 @@
+//! The checker's only contact with the decision-diagram forest and the generator: set
+//! operations within the reachable states, the preimage, garbage collection. (Porting the
+//! checker to another DD context means changing this file.)
+
+use saturn_dd::{Forest, NodeId};
+
+use saturn_logic::{LinExpr, StateFormula};
+
+use super::{Checker, CtlError};
+use crate::atoms::AtomError;
+
+impl Checker<'_> {
+    /// The `pot` states of a boolean combination of atoms.
+    pub(super) fn atom_set(&mut self, f: &StateFormula) -> Result<NodeId, AtomError> {
+        self.atoms.eval(&mut self.reach.forest, f)
+    }
+
+    /// The `pot` deadlocks.
+    pub(super) fn pot_deadlocks(&mut self) -> NodeId {
+        self.atoms.deadlock(&mut self.reach.forest)
+    }
+
+    /// The range of `expr` over `set`.
+    pub(super) fn range(
+        &self,
+        set: NodeId,
+        expr: &LinExpr,
+    ) -> Result<Option<(i128, i128)>, AtomError> {
+        self.atoms.range(&self.reach.forest, set, expr)
+    }
+
+    /// The forest (read only).
+    pub(super) fn forest(&self) -> &Forest {
+        &self.reach.forest
+    }
+
+    pub(super) fn and(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.reach.forest.intersect(a, b)
+    }
+
+    pub(super) fn or(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.reach.forest.union(a, b)
+    }
+
+    pub(super) fn minus(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.reach.forest.minus(a, b)
+    }
+
+    /// `rch \ a`.
+    pub(super) fn not(&mut self, a: NodeId) -> NodeId {
+        self.minus(self.rch, a)
+    }
+
+    /// Is the initial state in `s`?
+    pub(super) fn contains_init(&mut self, s: NodeId) -> bool {
+        let i = self.init;
+        !self.and(i, s).is_empty()
+    }
+
+    /// `P(a) ∩ rch`: the reachable predecessors of `a` (one step of the reversed generator).
+    pub(super) fn pre(&mut self, a: NodeId) -> Result<NodeId, CtlError> {
+        self.stats.preimages += 1;
+        self.limits.check()?;
+        let p = self.reach.image_checked(a)?;
+        Ok(self.and(p, self.rch))
+    }
+
+    /// Collect garbage if due, keeping `live`, every memoised result and the checker's sets.
+    pub(super) fn collect(&mut self, live: &[NodeId]) {
+        let mut keep: Vec<NodeId> = Vec::with_capacity(live.len() + self.memo.len() + 3);
+        keep.extend_from_slice(live);
+        keep.extend(self.memo.values().copied());
+        keep.extend([self.rch, self.init, self.dead]);
+        self.reach.collect(&keep);
+    }
+}

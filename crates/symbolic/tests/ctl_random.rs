@@ -1,0 +1,112 @@
+//! The symbolic CTL checker against the explicit one (crates/reference): on random small nets
+//! under random level orders, for random CTL formulas, in both deadlock readings, the set of
+//! reachable states satisfying each formula (compared as markings), hence the verdict at the
+//! initial marking and the exact count; UpperBounds of random place sums and the five global
+//! properties.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use saturn_dd::NodeId;
+use saturn_logic::{LinExpr, StateFormula as F};
+use saturn_model::PetriNet;
+use saturn_reference::strategies::{ctl_formula, small_net};
+use saturn_reference::{explore_petri, global_properties, upper_bound, CtlChecker, Graph};
+use saturn_symbolic::atoms::Atoms;
+use saturn_symbolic::ctl::{Checker, Deadlocks, GLOBAL_PROPERTIES};
+use saturn_symbolic::{Direction, Method, Reach};
+
+fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
+    let mut m = vec![0u64; order.len()];
+    for (k, &p) in order.iter().enumerate() {
+        m[p] = u64::from(tuple[k]);
+    }
+    m
+}
+
+fn markings_of(checker: &Checker, set: NodeId, order: &[usize]) -> BTreeSet<Vec<u64>> {
+    checker
+        .states(set, usize::MAX)
+        .iter()
+        .map(|t| marking(t, order))
+        .collect()
+}
+
+/// A random net, a permutation of its places, and `k` CTL formulas over it.
+fn case(k: usize) -> impl Strategy<Value = (PetriNet, Vec<usize>, Vec<F>)> {
+    small_net(4, 4).prop_flat_map(move |net| {
+        let (np, nt) = (net.places.len(), net.transitions.len());
+        let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
+        let fs = proptest::collection::vec(ctl_formula(np, nt), k);
+        (Just(net), order, fs)
+    })
+}
+
+fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
+    match d {
+        Deadlocks::Maximal => saturn_reference::Deadlocks::Maximal,
+        Deadlocks::SelfLoop => saturn_reference::Deadlocks::SelfLoop,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn ctl_matches_explicit_checker((net, order, fs) in case(4)) {
+        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        for mode in [Deadlocks::Maximal, Deadlocks::SelfLoop] {
+            let model = net.to_model(&order).unwrap();
+            let mut reach = Reach::new(&model, Direction::Forward, None);
+            let init = reach.state_set(&model.initial);
+            let rch = reach.explore(init, Method::Saturation).unwrap();
+            let atoms = Atoms::for_petri(&model, &order);
+            let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
+            let mut checker = Checker::new(&mut reach, &model, atoms, rch, mode);
+            for f in &fs {
+                let set = checker.sat(f).unwrap();
+                let holds = checker.holds(f).unwrap();
+                let count = checker.count(set);
+                let sat = explicit.sat(f).unwrap();
+                let want: BTreeSet<Vec<u64>> = space.markings.iter().zip(&sat)
+                    .filter(|(_, &b)| b).map(|(m, _)| m.clone()).collect();
+                prop_assert_eq!(holds, sat[0], "{:?} {:?}", mode, f);
+                prop_assert_eq!(count, want.len().into(), "{:?} {:?}", mode, f);
+                prop_assert_eq!(markings_of(&checker, set, &order), want, "{:?} {:?}", mode, f);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn bounds_and_global_properties_match_explicit(
+        (net, order, sums) in small_net(4, 4).prop_flat_map(|net| {
+            let np = net.places.len();
+            let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
+            let sums = proptest::collection::vec(proptest::collection::btree_set(0..np, 1..=np), 3);
+            (Just(net), order, sums)
+        })
+    ) {
+        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let model = net.to_model(&order).unwrap();
+        let mut reach = Reach::new(&model, Direction::Forward, None);
+        let init = reach.state_set(&model.initial);
+        let rch = reach.explore(init, Method::Saturation).unwrap();
+        let atoms = Atoms::for_petri(&model, &order);
+        let mut checker = Checker::new(&mut reach, &model, atoms, rch, Deadlocks::Maximal);
+        for s in &sums {
+            let expr = LinExpr { terms: s.iter().map(|&p| (p, 1)).collect(), constant: 0 };
+            let got = checker.upper_bound(&expr).unwrap();
+            prop_assert_eq!(got, Some(upper_bound(&space.markings, &expr)), "{:?}", s);
+        }
+        let graph = Graph::new(&space);
+        let want = global_properties(&net, &space, &graph);
+        for name in GLOBAL_PROPERTIES {
+            let got = checker.global_property(name, net.transitions.len()).unwrap();
+            prop_assert_eq!(got, want.by_name(name), "{}", name);
+        }
+    }
+}
