@@ -183,7 +183,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         debug_assert!(crate::mcc_check::answers(exam));
         Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
     };
-        let models: Vec<_> = lower(&net, a.order, limits.timeout)?
+    let models: Vec<_> = lower(&net, a.order, limits.timeout)?
         .into_iter()
         .map(|(_, m)| m)
         .collect();
