@@ -12,5 +12,5 @@ pub mod metrics;
 pub mod reach;
 pub mod statespace;
 
-pub use limits::{Interrupted, Limits};
+pub use limits::{Interrupted, Limits, Progress};
 pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations};
