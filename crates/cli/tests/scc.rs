@@ -63,7 +63,13 @@ fn text_output_names_the_figures() {
 #[test]
 fn method_and_query_must_agree() {
     saturn()
-        .args(["scc", "philosophers:3", "--terminal", "--method", "lockstep"])
+        .args([
+            "scc",
+            "philosophers:3",
+            "--terminal",
+            "--method",
+            "lockstep",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--method xb-bfs"));
