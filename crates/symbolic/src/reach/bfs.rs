@@ -4,7 +4,7 @@
 
 use saturn_dd::NodeId;
 
-use super::kernel::{Kernel, Succ, Tok};
+use super::kernel::{Kernel, LevelStep, Tok};
 use crate::limits::Interrupted;
 
 impl Kernel<'_> {
@@ -27,10 +27,16 @@ impl Kernel<'_> {
         buf.clear();
         let n = self.dd.sets.edges(q).len();
         self.e.work += n as u64 + 1;
+        let ls = self.level_step(t, l);
         for x in 0..n {
             let ed = self.dd.sets.edges(q)[x];
-            let Succ::One(j, t2) = self.step(t, l, ed.idx) else {
-                continue;
+            let (j, t2) = match &ls {
+                LevelStep::Same(t2) => (ed.idx, *t2),
+                LevelStep::Local(f, cap, t2) => match self.local_succ(f, *cap, ed.idx) {
+                    Some(j) => (j, *t2),
+                    None => continue,
+                },
+                LevelStep::Rel(_) => unreachable!("BFS fires relation MDDs by relational products"),
             };
             if self.index_too_large(j as usize) {
                 break;

@@ -136,6 +136,9 @@ impl Reach<'_> {
                 part.1 = reverse_local(&part.1);
             }
         }
+        for tp in self.eng.top_parts.iter_mut().flatten() {
+            tp.f = reverse_local(&tp.f);
+        }
         for k in 1..self.eng.cap.len() {
             self.eng.cap[k] = self.eng.cap[k].min(self.dd.sets.domain(k).max(1));
         }

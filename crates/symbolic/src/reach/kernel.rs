@@ -10,6 +10,7 @@
 //! both kinds of events, and is shared with the BFS image.
 
 use saturn_dd::{Dd, Forest, NodeId};
+use saturn_model::LocalFn;
 
 use super::caches::EngineCaches;
 use super::Engine;
@@ -36,6 +37,16 @@ impl Default for Tok {
     fn default() -> Tok {
         Tok::Rel(NodeId::EMPTY)
     }
+}
+
+/// What one level does under a [`Tok`] (decided once per node, applied to every edge).
+pub(super) enum LevelStep {
+    /// The level is left unchanged; continue with the token below.
+    Same(Tok),
+    /// A local function with the level's cap, then the token below.
+    Local(LocalFn, u32, Tok),
+    /// A relation node with an explicit pair of levels here.
+    Rel(NodeId),
 }
 
 /// The successors of one local state under a [`Tok`] at one level.
@@ -200,43 +211,66 @@ impl Kernel<'_> {
         r
     }
 
+    /// What level `l` does under `t`, decided once per node: keep the local state (the event
+    /// skips the level), map it by a local function, or follow a relation node.
+    #[inline]
+    pub(super) fn level_step(&self, t: Tok, l: usize) -> LevelStep {
+        match t {
+            Tok::Ev(e, pi) => match self.e.events[e as usize].parts.get(pi as usize) {
+                Some((pl, f)) if *pl as usize == l => {
+                    LevelStep::Local(f.clone(), self.e.cap[l], Tok::Ev(e, pi + 1))
+                }
+                _ => LevelStep::Same(t),
+            },
+            Tok::Rel(r) if self.dd.rels.level(r) < 2 * l => LevelStep::Same(t),
+            Tok::Rel(r) => LevelStep::Rel(r),
+        }
+    }
+
+    /// The image of local state `i` under a local function, within the level's cap. An index
+    /// that overflows (`u32::MAX` on an unbounded level) stops the run.
+    #[inline]
+    pub(super) fn local_succ(&mut self, f: &LocalFn, cap: u32, i: u32) -> Option<u32> {
+        match f.fire(i) {
+            Some(j) if j < cap => Some(j),
+            Some(j) => {
+                if j == u32::MAX && cap == u32::MAX {
+                    self.e.interrupted = Some(Interrupted::IndexTooLarge);
+                }
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Fill frame `l`'s `succ` buffer with the successors of local state `i` under the
+    /// relation node `r` (an unprimed node at level `2l`), within the level's cap.
+    fn rel_succ(&mut self, r: NodeId, l: usize, i: u32) {
+        let rels = &self.dd.rels;
+        let cap = self.e.cap[l];
+        let p = rels.child_at(r, 2 * l, i);
+        let out = &mut self.e.frames[l].succ;
+        out.clear();
+        out.extend(
+            rels.edges(p)
+                .iter()
+                .filter(|e| e.idx < cap)
+                .map(|e| (e.idx, Tok::Rel(e.child))),
+        );
+    }
+
     /// What level `l` does to local state `i` under `t`: no successor, one, or several (left
-    /// in frame `l`'s `succ` buffer). Local states at or past the level's cap are dropped; an
-    /// index that overflows (`u32::MAX` on an unbounded level) stops the run.
+    /// in frame `l`'s `succ` buffer).
     #[inline]
     pub(super) fn step(&mut self, t: Tok, l: usize, i: u32) -> Succ {
-        match t {
-            Tok::Ev(e, pi) => {
-                let ev = &self.e.events[e as usize];
-                match ev.parts.get(pi as usize) {
-                    Some((pl, f)) if *pl as usize == l => match f.fire(i) {
-                        Some(j) if j < self.e.cap[l] => Succ::One(j, Tok::Ev(e, pi + 1)),
-                        Some(j) => {
-                            if j == u32::MAX && self.e.cap[l] == u32::MAX {
-                                self.e.interrupted = Some(Interrupted::IndexTooLarge);
-                            }
-                            Succ::None
-                        }
-                        None => Succ::None,
-                    },
-                    _ => Succ::One(i, t),
-                }
-            }
-            Tok::Rel(r) => {
-                let rels = &self.dd.rels;
-                if rels.level(r) < 2 * l {
-                    return Succ::One(i, t);
-                }
-                let cap = self.e.cap[l];
-                let p = rels.child_at(r, 2 * l, i);
-                let out = &mut self.e.frames[l].succ;
-                out.clear();
-                out.extend(
-                    rels.edges(p)
-                        .iter()
-                        .filter(|e| e.idx < cap)
-                        .map(|e| (e.idx, Tok::Rel(e.child))),
-                );
+        match self.level_step(t, l) {
+            LevelStep::Same(t) => Succ::One(i, t),
+            LevelStep::Local(f, cap, t2) => match self.local_succ(&f, cap, i) {
+                Some(j) => Succ::One(j, t2),
+                None => Succ::None,
+            },
+            LevelStep::Rel(r) => {
+                self.rel_succ(r, l, i);
                 Succ::Buf
             }
         }
@@ -260,6 +294,8 @@ impl Kernel<'_> {
             return;
         }
         let evs = std::mem::take(&mut self.e.by_top[k]);
+        let tops = std::mem::take(&mut self.e.top_parts[k]);
+        let cap = self.e.cap[k];
         {
             let fr = &mut self.e.frames[k];
             fr.queued.clear();
@@ -282,8 +318,8 @@ impl Kernel<'_> {
             if self.dd.gc_due() {
                 self.collect_in_flight();
             }
-            for &e in &evs {
-                let t = if relations {
+            if relations {
+                for &e in &evs {
                     // local states of level k found by this fixpoint are in the frame, not yet
                     // in a node: declare them, so the relation is (re)built to cover them
                     let len = self.e.frames[k].buf.len() as u32;
@@ -294,18 +330,23 @@ impl Kernel<'_> {
                     if r.is_empty() {
                         continue;
                     }
-                    Tok::Rel(r)
-                } else {
-                    Tok::Ev(e, 0)
-                };
-                match self.step(t, k, i) {
-                    Succ::None => {}
-                    Succ::One(j, t2) => self.fire_into(k, a, i, j, t2),
-                    Succ::Buf => {
-                        for x in 0..self.e.frames[k].succ.len() {
-                            let (j, t2) = self.e.frames[k].succ[x];
-                            self.fire_into(k, a, i, j, t2);
+                    match self.step(Tok::Rel(r), k, i) {
+                        Succ::None => {}
+                        Succ::One(j, t2) => {
+                            self.fire_into(k, a, i, j, t2, t2 == Tok::Rel(NodeId::ONE))
                         }
+                        Succ::Buf => {
+                            for x in 0..self.e.frames[k].succ.len() {
+                                let (j, t2) = self.e.frames[k].succ[x];
+                                self.fire_into(k, a, i, j, t2, t2 == Tok::Rel(NodeId::ONE));
+                            }
+                        }
+                    }
+                }
+            } else {
+                for te in &tops {
+                    if let Some(j) = self.local_succ(&te.f, cap, i) {
+                        self.fire_into(k, a, i, j, Tok::Ev(te.e, 1), te.single);
                     }
                 }
             }
@@ -314,6 +355,7 @@ impl Kernel<'_> {
             }
         }
         self.e.by_top[k] = evs;
+        self.e.top_parts[k] = tops;
     }
 
     /// `t[j] ∪= RelProdSat(t[i], t2)` in frame `k` (Figure 2.10 line 9; Figure 3.3 lines 7-8:
@@ -321,12 +363,16 @@ impl Kernel<'_> {
     /// states added to it meanwhile are fired too (they would be re-queued anyway), and the
     /// node read is always one a frame holds (a root).
     #[inline]
-    fn fire_into<A: Cons>(&mut self, k: usize, a: A, i: u32, j: u32, t2: Tok) {
+    fn fire_into<A: Cons>(&mut self, k: usize, a: A, i: u32, j: u32, t2: Tok, spent: bool) {
         let Some(aj) = a.at(&self.dd.sets, k, j) else {
             return;
         };
         let src = self.e.frames[k].buf[i as usize];
-        let r = self.rel_prod_sat(k - 1, aj, src, t2);
+        let r = if spent {
+            self.identity_tail(k - 1, aj, src)
+        } else {
+            self.rel_prod_sat(k - 1, aj, src, t2)
+        };
         self.merge_into_frame(k, j as usize, r);
     }
 
@@ -382,15 +428,26 @@ impl Kernel<'_> {
         }
         let n = self.dd.sets.edges(q).len();
         self.e.work += n as u64 + 1;
+        let ls = self.level_step(t, l);
+        // is the token below spent (the event's last part is here)? decided once per node
+        let spent = match ls {
+            LevelStep::Same(t2) | LevelStep::Local(_, _, t2) => self.done(t2),
+            LevelStep::Rel(_) => false,
+        };
         for x in 0..n {
             let ed = self.dd.sets.edges(self.e.frames[l].src)[x];
-            match self.step(t, l, ed.idx) {
-                Succ::None => {}
-                Succ::One(j, t2) => self.fire_below(l, a, j, ed.child, t2),
-                Succ::Buf => {
+            match &ls {
+                LevelStep::Same(t2) => self.fire_below(l, a, ed.idx, ed.child, *t2, spent),
+                LevelStep::Local(f, cap, t2) => {
+                    if let Some(j) = self.local_succ(f, *cap, ed.idx) {
+                        self.fire_below(l, a, j, ed.child, *t2, spent);
+                    }
+                }
+                LevelStep::Rel(r) => {
+                    self.rel_succ(*r, l, ed.idx);
                     for y in 0..self.e.frames[l].succ.len() {
                         let (j, t2) = self.e.frames[l].succ[y];
-                        self.fire_below(l, a, j, ed.child, t2);
+                        self.fire_below(l, a, j, ed.child, t2, t2 == Tok::Rel(NodeId::ONE));
                     }
                 }
             }
@@ -404,14 +461,18 @@ impl Kernel<'_> {
     /// `t[j] ∪= RelProdSat(child, t2)` in frame `l` (Figure 3.3: only when `j` is in the
     /// constraint).
     #[inline]
-    fn fire_below<A: Cons>(&mut self, l: usize, a: A, j: u32, child: NodeId, t2: Tok) {
+    fn fire_below<A: Cons>(&mut self, l: usize, a: A, j: u32, child: NodeId, t2: Tok, spent: bool) {
         if self.index_too_large(j as usize) {
             return;
         }
         let Some(aj) = a.at(&self.dd.sets, l, j) else {
             return;
         };
-        let r = self.rel_prod_sat(l - 1, aj, child, t2);
+        let r = if spent {
+            self.identity_tail(l - 1, aj, child)
+        } else {
+            self.rel_prod_sat(l - 1, aj, child, t2)
+        };
         if r.is_empty() {
             return;
         }

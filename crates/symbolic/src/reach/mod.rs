@@ -133,6 +133,14 @@ impl Frame {
     }
 }
 
+/// An event with Top `k`, as the local fixpoint at level `k` fires it.
+struct TopPart {
+    e: u32,
+    f: LocalFn,
+    /// The event has no part below its Top.
+    single: bool,
+}
+
 /// Counters of one generation run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReachStats {
@@ -148,6 +156,9 @@ struct Engine {
     events: Vec<Ev>,
     /// `by_top[k]`: events whose Top is level `k`.
     by_top: Vec<Vec<u32>>,
+    /// `top_parts[k]`: the same events with their local function at level `k` (the local
+    /// fixpoint's hot loop reads them without going through the events).
+    top_parts: Vec<Vec<TopPart>>,
     /// Per level: local states beyond `cap[k]-1` are never produced (u32::MAX: unbounded).
     cap: Vec<u32>,
     frames: Vec<Frame>,
@@ -247,6 +258,21 @@ impl<'d> Reach<'d> {
                 cap[lvl + 1] = cap[lvl + 1].min(b.saturating_add(1));
             }
         }
+        let top_parts = by_top
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .filter_map(|&e| {
+                        let ev: &Ev = &events[e as usize];
+                        ev.parts.first().map(|(_, f)| TopPart {
+                            e,
+                            f: f.clone(),
+                            single: ev.parts.len() == 1,
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
         let slot = Some(dd.register(EngineCaches::new()));
         Reach {
             dd,
@@ -254,6 +280,7 @@ impl<'d> Reach<'d> {
             eng: Engine {
                 events,
                 by_top,
+                top_parts,
                 cap,
                 frames: (0..=k).map(|_| Frame::default()).collect(),
                 img_bufs: vec![Vec::new(); k + 1],
