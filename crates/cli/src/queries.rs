@@ -8,6 +8,7 @@ use saturn_pnml::formulas::{parse_formulas_file, read_formulas_file};
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks};
 use saturn_symbolic::statespace::StateSpace;
+use saturn_symbolic::{Direction, Reach};
 
 use crate::report::{Diagnostic, Failure};
 
@@ -125,7 +126,8 @@ pub fn checker<'a>(
         .map(|l| net.place_index(&l.name).unwrap_or(0))
         .collect();
     let atoms = Atoms::for_petri(model, &order);
-    Checker::new(&mut ss.reach, model, atoms, ss.states, deadlocks)
+    let reach = Reach::new(&mut ss.dd, model, Direction::Forward, None);
+    Checker::new(reach, model, atoms, ss.states, deadlocks)
 }
 
 /// The answer to one query.

@@ -51,7 +51,7 @@ pub fn generate_or_witness(
     relations: Relations,
     limits: Limits,
     race: bool,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<saturn_symbolic::Progress>,
 ) -> Result<Outcome, Interrupted> {
     if !race {
         return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {

@@ -145,7 +145,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                 "max_tokens_marking": m.max_sum,
                 "nodes_final": ss.nodes_final,
                 "nodes_peak": ss.nodes_peak,
-                "iterations": ss.reach.stats.iterations,
+                "iterations": ss.stats.iterations,
                 "generation_seconds": ss.generation_seconds,
                 "seconds": seconds,
                 "peak_memory_bytes": peak,
@@ -180,7 +180,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         ss.nodes_final, ss.nodes_peak
     );
     if method != saturn_symbolic::Method::Saturation {
-        let _ = writeln!(t, "iterations: {}", ss.reach.stats.iterations);
+        let _ = writeln!(t, "iterations: {}", ss.stats.iterations);
     }
     let _ = writeln!(
         t,

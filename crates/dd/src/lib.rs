@@ -25,25 +25,30 @@
 //! interleaved 2L-level matrix forms) live in [`ev::EvForest`], over the same node store
 //! (`Forest<V>` with edges carrying `V`).
 //!
-//! Caches and collection: every compute cache keyed by node ids is valid only while its
-//! forests' [`Epoch`]s are unchanged. [`Forest::gc`] clears the forest's own caches; the
-//! relational-product caches (held by the set forest) also check the relation forest's epoch at
-//! every top-level call. Caches owned by callers must be cleared when a forest they refer to
-//! collects (compare [`Forest::epoch`]).
+//! Caches and collection: engines work on a [`Dd`] context that owns the set and relation
+//! forests, the [`Pin`]s that keep their handles alive, and the compute caches they register
+//! ([`Purge`]). [`Dd::collect`] collects both forests and purges every cache by one rule: an
+//! entry survives iff every node it mentions is live in its forest. A bare [`Forest`] still
+//! collects by itself ([`Forest::gc`], purging its own caches; the relational-product caches
+//! also check the relation forest's [`Epoch`] at every top-level call).
 
 mod cache;
+mod context;
 mod count;
 mod dot;
 mod enumerate;
 pub mod ev;
 mod forest;
 mod ops;
+mod pin;
 mod relalg;
 mod relation;
 mod relprod;
 
 pub use cache::{Cache, CacheKey};
+pub use context::{CacheSlot, Dd, Live, Nodes, Purge};
 pub use forest::{Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use pin::{ForestKind, Pin};
 pub use relalg::{RelAlg, Side};
 pub use relation::{is_unprimed, primed_level, unprimed_level, var_of_level};
 pub use relprod::{image, image as rel_prod, preimage};

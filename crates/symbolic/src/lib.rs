@@ -14,5 +14,5 @@ pub mod reach;
 pub mod scc;
 pub mod statespace;
 
-pub use limits::{Interrupted, Limits};
+pub use limits::{Interrupted, Limits, Progress};
 pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations};

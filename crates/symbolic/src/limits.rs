@@ -3,6 +3,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// A progress callback: engines never print, they send one-line messages here (the CLI
+/// decides what to show).
+pub type Progress = Box<dyn FnMut(&str)>;
+
 /// Why a computation stopped before finishing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Interrupted {

@@ -247,6 +247,7 @@ fn count_with<C: Count>(
     let mut trans_below: Vec<C> = Vec::new();
     let mut class_below: Vec<Vec<C>> = Vec::new();
     let mut visited = 0usize;
+    #[allow(clippy::needless_range_loop)] // `l` is a level: it indexes several tables
     for l in 1..=k {
         limits.check()?;
         let classes = sweep.level(l);

@@ -2,17 +2,23 @@
 
 use std::time::Instant;
 
-use saturn_dd::NodeId;
+use saturn_dd::{Dd, NodeId, Pin};
 use saturn_model::Model;
 
+use crate::limits::Progress;
 use crate::metrics::{state_space_metrics_within, StateSpaceMetrics};
-use crate::{Direction, Interrupted, Limits, Method, Reach, Relations};
+use crate::{Direction, Interrupted, Limits, Method, Reach, ReachStats, Relations};
 
 /// The result of a state-space generation run.
 pub struct StateSpace {
-    pub reach: Reach,
-    /// The reachable states (a root registered with the forest).
+    /// The context holding the reachable states.
+    pub dd: Dd,
+    /// The reachable states (a node of `dd.sets`, pinned by `states_pin`).
     pub states: NodeId,
+    /// Keeps `states` alive across collections of `dd`.
+    pub states_pin: Pin,
+    /// Counters of the generation.
+    pub stats: ReachStats,
     pub metrics: StateSpaceMetrics,
     /// Nodes of the final MDD.
     pub nodes_final: usize,
@@ -28,7 +34,7 @@ pub fn generate(
     model: &Model,
     method: Method,
     limits: Limits,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<Progress>,
 ) -> Result<StateSpace, Interrupted> {
     generate_budgeted(
         model,
@@ -46,7 +52,7 @@ pub fn generate_with(
     method: Method,
     relations: Relations,
     limits: Limits,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<Progress>,
 ) -> Result<StateSpace, Interrupted> {
     generate_budgeted(model, method, relations, limits, progress, u64::MAX)
 }
@@ -61,7 +67,7 @@ pub fn generate_portfolio(
     method: Method,
     relations: Relations,
     limits: Limits,
-    mut progress: Option<Box<dyn FnMut(&str)>>,
+    mut progress: Option<Progress>,
 ) -> Result<(usize, StateSpace), Interrupted> {
     if models.len() == 1 {
         return generate_with(&models[0], method, relations, limits, progress).map(|s| (0, s));
@@ -87,14 +93,15 @@ fn generate_budgeted(
     method: Method,
     relations: Relations,
     limits: Limits,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<Progress>,
     budget: u64,
 ) -> Result<StateSpace, Interrupted> {
     let t0 = Instant::now();
     if std::env::var_os("SATURN_STATS").is_some() {
         eprintln!("before generation: {}", crate::limits::peak_rss_report());
     }
-    let mut reach = Reach::new(model, Direction::Forward, None);
+    let mut dd = Dd::new(model.num_levels());
+    let mut reach = Reach::new(&mut dd, model, Direction::Forward, None);
     reach.set_step_budget(budget);
     reach.set_relations(relations);
     reach.set_limits(limits);
@@ -102,27 +109,27 @@ fn generate_budgeted(
         reach.set_progress(p);
     }
     let init = reach.state_set(&model.initial);
-    let root = reach.forest.add_root(init);
     let states = reach.explore(init, method)?;
-    reach.forest.set_root(root, states);
+    let states_pin = reach.dd().pin(states);
     let generation_seconds = t0.elapsed().as_secs_f64();
     if std::env::var_os("SATURN_STATS").is_some() {
         eprintln!("after generation: {}", crate::limits::peak_rss_report());
     }
+    let memory_report = std::env::var_os("SATURN_STATS").map(|_| reach.memory_report());
+    let stats = reach.stats();
+    drop(reach);
     limits.check()?;
-    let metrics = state_space_metrics_within(&reach.forest, model, states, &limits)?;
+    let metrics = state_space_metrics_within(&dd.sets, model, states, &limits)?;
     let nodes_final = metrics.nodes;
-    let nodes_peak = reach.forest.stats().nodes_peak;
-    if std::env::var_os("SATURN_STATS").is_some() {
-        eprintln!(
-            "{}; {}",
-            reach.memory_report(),
-            crate::limits::peak_rss_report()
-        );
+    let nodes_peak = dd.sets.stats().nodes_peak;
+    if let Some(r) = memory_report {
+        eprintln!("{r}; {}", crate::limits::peak_rss_report());
     }
     Ok(StateSpace {
-        reach,
+        dd,
         states,
+        states_pin,
+        stats,
         metrics,
         nodes_final,
         nodes_peak,

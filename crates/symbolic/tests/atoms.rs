@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
+use saturn_dd::Dd;
 use saturn_dd::{Forest, NodeId};
 use saturn_logic::{LinExpr, ResolvedQuery, StateFormula as F};
 use saturn_model::PetriNet;
@@ -82,12 +83,14 @@ fn case(k: usize) -> impl Strategy<Value = (PetriNet, Vec<usize>, Vec<F>)> {
 }
 
 /// Saturation from the initial marking: the reachable set and its forest.
-fn reachable(net: &PetriNet, order: &[usize]) -> (saturn_model::Model, Reach, NodeId) {
+fn reachable(net: &PetriNet, order: &[usize]) -> (saturn_model::Model, Dd, NodeId) {
     let model = net.to_model(order).unwrap();
-    let mut reach = Reach::new(&model, Direction::Forward, None);
+    let mut dd = Dd::new(model.num_levels());
+    let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
     let init = reach.state_set(&model.initial);
     let rch = reach.explore(init, Method::Saturation).unwrap();
-    (model, reach, rch)
+    drop(reach);
+    (model, dd, rch)
 }
 
 proptest! {
@@ -96,9 +99,9 @@ proptest! {
     #[test]
     fn atoms_match_explicit_evaluation((net, order, fs) in case(3)) {
         let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
-        let (model, mut reach, rch) = reachable(&net, &order);
+        let (model, mut dd, rch) = reachable(&net, &order);
         let atoms = Atoms::for_petri(&model, &order);
-        let forest = &mut reach.forest;
+        let forest = &mut dd.sets;
         let pot = pot_markings(forest, &order);
         let checker = CtlChecker::new(&net, &space, Deadlocks::Maximal);
         for f in &fs {
@@ -131,13 +134,13 @@ proptest! {
         constant in -5i64..=5,
     ) {
         let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
-        let (model, reach, rch) = reachable(&net, &order);
+        let (model, dd, rch) = reachable(&net, &order);
         let atoms = Atoms::for_petri(&model, &order);
         let expr = LinExpr { terms: terms.into_iter().filter(|t| t.1 != 0).collect(), constant };
         let values: Vec<i128> = space.markings.iter().map(|m| expr.eval(m)).collect();
         let want = Some((*values.iter().min().unwrap(), *values.iter().max().unwrap()));
-        prop_assert_eq!(atoms.range(&reach.forest, rch, &expr).unwrap(), want);
-        prop_assert_eq!(atoms.range(&reach.forest, NodeId::EMPTY, &expr).unwrap(), None);
+        prop_assert_eq!(atoms.range(&dd.sets, rch, &expr).unwrap(), want);
+        prop_assert_eq!(atoms.range(&dd.sets, NodeId::EMPTY, &expr).unwrap(), None);
     }
 }
 
@@ -147,9 +150,9 @@ fn temporal_operators_and_unknown_indices_are_errors() {
         &[1, 0],
         vec![(vec![(0, 1)], vec![(1, 1)], vec![])],
     );
-    let (model, mut reach, _) = reachable(&net, &[0, 1]);
+    let (model, mut dd, _) = reachable(&net, &[0, 1]);
     let atoms = Atoms::for_petri(&model, &[0, 1]);
-    let f = &mut reach.forest;
+    let f = &mut dd.sets;
     let ef = F::EF(Box::new(F::Deadlock));
     assert_eq!(atoms.eval(f, &ef), Err(AtomError::Temporal));
     assert!(matches!(
@@ -218,8 +221,8 @@ fn mcc_atoms_match_explicit_counts_and_oracles() {
             statespace::generate(&model, Method::Saturation, Limits::none(), None).unwrap();
         let rch = ss.states;
         let atoms = Atoms::for_petri(&model, &order);
-        let forest = &mut ss.reach.forest;
-        forest.gc(&[]); // generation garbage (rch is a registered root)
+        ss.dd.collect(); // generation garbage (rch is pinned)
+        let forest = &mut ss.dd.sets;
         let checker = CtlChecker::new(&net, &space, Deadlocks::Maximal);
         for exam in [
             "CTLCardinality",

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use saturn_dd::NodeId;
+use saturn_dd::{Dd, NodeId};
 use saturn_logic::{LinExpr, StateFormula as F};
 use saturn_model::PetriNet;
 use saturn_reference::strategies::{ctl_formula, small_net};
@@ -57,12 +57,13 @@ proptest! {
         let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
         for mode in [Deadlocks::Maximal, Deadlocks::SelfLoop] {
             let model = net.to_model(&order).unwrap();
-            let mut reach = Reach::new(&model, Direction::Forward, None);
+            let mut dd = Dd::new(model.num_levels());
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
             let init = reach.state_set(&model.initial);
             let rch = reach.explore(init, Method::Saturation).unwrap();
             let atoms = Atoms::for_petri(&model, &order);
             let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
-            let mut checker = Checker::new(&mut reach, &model, atoms, rch, mode);
+            let mut checker = Checker::new(reach, &model, atoms, rch, mode);
             for f in &fs {
                 let set = checker.sat(f).unwrap();
                 let holds = checker.holds(f).unwrap();
@@ -92,11 +93,12 @@ proptest! {
     ) {
         let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
         let model = net.to_model(&order).unwrap();
-        let mut reach = Reach::new(&model, Direction::Forward, None);
+        let mut dd = Dd::new(model.num_levels());
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
         let init = reach.state_set(&model.initial);
         let rch = reach.explore(init, Method::Saturation).unwrap();
         let atoms = Atoms::for_petri(&model, &order);
-        let mut checker = Checker::new(&mut reach, &model, atoms, rch, Deadlocks::Maximal);
+        let mut checker = Checker::new(reach, &model, atoms, rch, Deadlocks::Maximal);
         for s in &sums {
             let expr = LinExpr { terms: s.iter().map(|&p| (p, 1)).collect(), constant: 0 };
             let got = checker.upper_bound(&expr).unwrap();

@@ -34,13 +34,19 @@ fn unbounded(m0: u64) -> PetriNet {
 
 fn run(net: &PetriNet, method: Method, limits: Limits) -> (Result<u128, Interrupted>, Duration) {
     let model = net.to_model(&[0]).expect("lowering");
-    let mut reach = Reach::new(&model, Direction::Forward, None);
+    let mut dd = saturn_dd::Dd::new(model.num_levels());
+    let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
     reach.set_limits(limits);
     let init = reach.state_set(&model.initial);
     let t = Instant::now();
-    let r = reach
-        .explore(init, method)
-        .map(|s| reach.forest.cardinality(s).try_into().unwrap_or(u128::MAX));
+    let r = reach.explore(init, method).map(|s| {
+        reach
+            .dd()
+            .sets
+            .cardinality(s)
+            .try_into()
+            .unwrap_or(u128::MAX)
+    });
     (r, t.elapsed())
 }
 
@@ -96,26 +102,28 @@ fn an_interrupted_engine_is_reusable() {
     let order: Vec<usize> = (0..net.places.len()).rev().collect();
     let model = net.to_model(&order).expect("lowering");
     let fresh = {
-        let mut reach = Reach::new(&model, Direction::Forward, None);
+        let mut dd = saturn_dd::Dd::new(model.num_levels());
+        let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
         let init = reach.state_set(&model.initial);
         let s = reach.explore(init, Method::Saturation).expect("fresh run");
-        reach.forest.cardinality(s)
+        reach.dd().sets.cardinality(s)
     };
     for method in [Method::Saturation, Method::Bfs] {
         let mut interrupted = 0;
         for budget in [1u64, 1000, 20_000, 200_000] {
-            let mut reach = Reach::new(&model, Direction::Forward, None);
+            let mut dd = saturn_dd::Dd::new(model.num_levels());
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
             let init = reach.state_set(&model.initial);
             reach.set_step_budget(budget);
             match reach.explore(init, method) {
                 Err(Interrupted::Budget) => interrupted += 1,
-                Ok(s) => assert_eq!(reach.forest.cardinality(s), fresh),
+                Ok(s) => assert_eq!(reach.dd().sets.cardinality(s), fresh),
                 Err(e) => panic!("{method:?} budget {budget}: {e:?}"),
             }
             reach.set_step_budget(u64::MAX);
             let s = reach.explore(init, method).expect("second run");
             assert_eq!(
-                reach.forest.cardinality(s),
+                reach.dd().sets.cardinality(s),
                 fresh,
                 "{method:?} budget {budget}"
             );

@@ -64,9 +64,9 @@ fn arb_net() -> impl Strategy<Value = PetriNet> {
 }
 
 /// Markings of the set as vectors indexed by place.
-fn markings(reach: &Reach, root: saturn_dd::NodeId, order: &[usize]) -> BTreeSet<Vec<u64>> {
+fn markings(reach: &Reach<'_>, root: saturn_dd::NodeId, order: &[usize]) -> BTreeSet<Vec<u64>> {
     let mut out = BTreeSet::new();
-    reach.forest.for_each_state(root, usize::MAX, |t| {
+    reach.dd().sets.for_each_state(root, usize::MAX, |t| {
         let mut m = vec![0u64; order.len()];
         for (k, &p) in order.iter().enumerate() {
             m[p] = t[k] as u64;
@@ -97,12 +97,13 @@ proptest! {
         ];
         for (method, rel) in runs {
             let method = (method, rel);
-            let mut reach = Reach::new(&model, Direction::Forward, None);
+            let mut dd = saturn_dd::Dd::new(model.num_levels());
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
             reach.set_relations(rel);
             reach.set_limits(Limits::none());
             let init = reach.state_set(&model.initial);
             let s = reach.explore(init, method.0).unwrap();
-            let m = state_space_metrics(&reach.forest, &model, s);
+            let m = state_space_metrics(&reach.dd().sets, &model, s);
             prop_assert_eq!(m.states.to_string(), explicit.states.to_string(), "{:?}", method);
             prop_assert_eq!(m.transitions.to_string(), explicit.transitions.to_string(), "{:?}", method);
             prop_assert_eq!(m.max_local, explicit.max_tokens_place, "{:?}", method);
@@ -145,7 +146,8 @@ proptest! {
             }
         }
         let want: BTreeSet<Vec<u64>> = seen.into_iter().collect();
-        let mut reach = Reach::new(&model, Direction::Backward, Some(caps.clone()));
+        let mut dd = saturn_dd::Dd::new(model.num_levels());
+        let mut reach = Reach::new(&mut dd, &model, Direction::Backward, Some(caps.clone()));
         let t: Vec<u32> = order.iter().map(|&p| target[p] as u32).collect();
         let s0 = reach.state_set(&t);
         for method in [Method::Saturation, Method::BfsFrontier] {
@@ -153,7 +155,8 @@ proptest! {
             prop_assert_eq!(markings(&reach, s, &order), want.clone(), "{:?}", method);
         }
         // the same with relation MDDs
-        let mut reach = Reach::new(&model, Direction::Backward, Some(caps.clone()));
+        let mut dd = saturn_dd::Dd::new(model.num_levels());
+        let mut reach = Reach::new(&mut dd, &model, Direction::Backward, Some(caps.clone()));
         reach.set_relations(Relations::Mdd);
         let s0 = reach.state_set(&t);
         for method in [Method::Saturation, Method::Bfs] {

@@ -1,8 +1,9 @@
 //! CTL model checking over MDDs on a generated state space (issue 9; thesis sections
 //! 2.2.2-2.2.3, Figure 2.11).
 //!
-//! A [`Checker`] borrows the generator that built the reachable states `rch` and turns it around
-//! ([`Reach::reverse`]), so that its image is the preimage `P` in the same forest. Every result is
+//! A [`Checker`] takes a forward generator on the context that holds the reachable states `rch`
+//! and turns it around ([`Reach::reverse`]), so that its image is the preimage `P` in the same
+//! forest. Every result is
 //! a subset of `rch`; a formula holds when the initial state is in its set. `EX` is the preimage,
 //! `EU` the least fixpoint of EUtrad, `EG` the greatest fixpoint of EGtrad (Figure 2.11), and
 //! `AX`, `AU`, `AF`, `AG`, `EF` and the boolean operators follow from the dualities of section
@@ -78,8 +79,8 @@ pub struct CtlStats {
 }
 
 /// A CTL model checker over one generated state space.
-pub struct Checker<'r> {
-    reach: &'r mut Reach,
+pub struct Checker<'d> {
+    reach: Reach<'d>,
     atoms: Atoms,
     /// The reachable states.
     rch: NodeId,
@@ -96,17 +97,18 @@ pub struct Checker<'r> {
     pub stats: CtlStats,
 }
 
-impl<'r> Checker<'r> {
-    /// A checker over the states `rch` that the forward generator `reach` found for `model`
-    /// from `model.initial`; `atoms` maps places to levels. Turns `reach` around (it computes
-    /// predecessors from now on).
+impl<'d> Checker<'d> {
+    /// A checker over the states `rch` (a node of `reach`'s context) that forward generation
+    /// found for `model` from `model.initial`; `reach` is a forward generator for `model` on
+    /// that context (the one that generated `rch`, or a fresh one). `atoms` maps places to
+    /// levels. Takes `reach` and turns it around (it computes predecessors from now on).
     pub fn new(
-        reach: &'r mut Reach,
+        mut reach: Reach<'d>,
         model: &Model,
         atoms: Atoms,
         rch: NodeId,
         deadlocks: Deadlocks,
-    ) -> Checker<'r> {
+    ) -> Checker<'d> {
         reach.reverse();
         // a portfolio's generation budget does not apply to model checking
         reach.set_step_budget(u64::MAX);

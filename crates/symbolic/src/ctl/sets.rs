@@ -12,12 +12,12 @@ use crate::atoms::AtomError;
 impl Checker<'_> {
     /// The `pot` states of a boolean combination of atoms.
     pub(super) fn atom_set(&mut self, f: &StateFormula) -> Result<NodeId, AtomError> {
-        self.atoms.eval(&mut self.reach.forest, f)
+        self.atoms.eval(&mut self.reach.dd_mut().sets, f)
     }
 
     /// The `pot` deadlocks.
     pub(super) fn pot_deadlocks(&mut self) -> NodeId {
-        self.atoms.deadlock(&mut self.reach.forest)
+        self.atoms.deadlock(&mut self.reach.dd_mut().sets)
     }
 
     /// The range of `expr` over `set`.
@@ -26,24 +26,24 @@ impl Checker<'_> {
         set: NodeId,
         expr: &LinExpr,
     ) -> Result<Option<(i128, i128)>, AtomError> {
-        self.atoms.range(&self.reach.forest, set, expr)
+        self.atoms.range(&self.reach.dd().sets, set, expr)
     }
 
     /// The forest (read only).
     pub(super) fn forest(&self) -> &Forest {
-        &self.reach.forest
+        &self.reach.dd().sets
     }
 
     pub(super) fn and(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.forest.intersect(a, b)
+        self.reach.dd_mut().sets.intersect(a, b)
     }
 
     pub(super) fn or(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.forest.union(a, b)
+        self.reach.dd_mut().sets.union(a, b)
     }
 
     pub(super) fn minus(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.forest.minus(a, b)
+        self.reach.dd_mut().sets.minus(a, b)
     }
 
     /// `rch \ a`.
@@ -61,7 +61,7 @@ impl Checker<'_> {
     pub(super) fn pre(&mut self, a: NodeId) -> Result<NodeId, CtlError> {
         self.stats.preimages += 1;
         self.limits.check()?;
-        let p = self.reach.image_checked(a)?;
+        let p = self.reach.image(a)?;
         Ok(self.and(p, self.rch))
     }
 

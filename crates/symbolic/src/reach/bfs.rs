@@ -1,126 +1,110 @@
 //! Breadth-first generation (thesis Figure 2.9) and its frontier variant: the one-step image
-//! of a set under the whole next-state function.
+//! of a set under the whole next-state function, by the kernel's firing walk
+//! ([`Kernel::step`]) without saturation.
 
 use saturn_dd::NodeId;
 
-use super::Reach;
+use super::kernel::{Kernel, LevelStep, Tok};
 use crate::limits::Interrupted;
 
-impl Reach {
-    /// The image of `q` (a node at level `l`) under event `e` alone, without saturation.
-    pub(super) fn image_event(&mut self, e: u32, l: usize, q: NodeId, pi: usize) -> NodeId {
-        if q.is_empty() {
+impl Kernel<'_> {
+    /// The image of `q` (a node at level `l`) under what remains of event `e` (`t`), without
+    /// saturation.
+    fn image_event(&mut self, l: usize, q: NodeId, t: Tok) -> NodeId {
+        if q.is_empty() || self.done(t) {
             return q;
         }
-        let (part, next_pi) = {
-            let ev = &self.events[e as usize];
-            if pi == ev.parts.len() {
-                return q;
-            }
-            if ev.parts[pi].0 as usize == l {
-                (Some(ev.parts[pi].1.clone()), pi + 1)
-            } else {
-                (None, pi)
-            }
+        let Tok::Ev(e, _) = t else {
+            unreachable!("BFS fires relation MDDs by relational products")
         };
-        if let Some(r) = self.img_cache.get((e, q)) {
+        if let Some(r) = self.c.img.get((e, q)) {
             return r;
         }
         if self.tick(l) {
             return NodeId::EMPTY;
         }
-        let cap = self.cap[l];
-        let mut fr = std::mem::take(&mut self.frames[l]);
-        let n = self.forest.edges(q).len();
-        self.work += n as u64 + 1;
+        let mut buf = std::mem::take(&mut self.e.img_bufs[l]);
+        buf.clear();
+        let n = self.dd.sets.edges(q).len();
+        self.e.work += n as u64 + 1;
+        let ls = self.level_step(t, l);
         for x in 0..n {
-            let ed = self.forest.edges(q)[x];
-            let j = match &part {
-                None => ed.idx,
-                Some(f) => match f.fire(ed.idx) {
-                    Some(j) if j < cap => j,
-                    _ => continue,
+            let ed = self.dd.sets.edges(q)[x];
+            let (j, t2) = match &ls {
+                LevelStep::Same(t2) => (ed.idx, *t2),
+                LevelStep::Local(f, cap, t2) => match self.local_succ(f, *cap, ed.idx) {
+                    Some(j) => (j, *t2),
+                    None => continue,
                 },
+                LevelStep::Rel(_) => unreachable!("BFS fires relation MDDs by relational products"),
             };
             if self.index_too_large(j as usize) {
                 break;
             }
-            let r = self.image_event(e, l - 1, ed.child, next_pi);
+            let r = self.image_event(l - 1, ed.child, t2);
             if r.is_empty() {
                 continue;
             }
             let j = j as usize;
-            if fr.buf.len() <= j {
-                fr.buf.resize(j + 1, NodeId::EMPTY);
+            if buf.len() <= j {
+                buf.resize(j + 1, NodeId::EMPTY);
             }
-            fr.buf[j] = self.forest.union(fr.buf[j], r);
+            buf[j] = self.dd.sets.union(buf[j], r);
         }
-        if self.interrupted.is_some() {
-            fr.buf.clear();
-            self.frames[l] = fr;
-            return NodeId::EMPTY;
-        }
-        let r = self.forest.make_node_dense(l, &fr.buf);
-        fr.buf.clear();
-        self.frames[l] = fr;
-        self.img_cache.insert((e, q), r);
+        let r = if self.e.interrupted.is_some() {
+            NodeId::EMPTY
+        } else {
+            let r = self.dd.sets.make_node_dense(l, &buf);
+            self.c.img.insert((e, q), r);
+            r
+        };
+        buf.clear();
+        self.e.img_bufs[l] = buf;
         r
     }
 
     /// `N(s)` (or `P(s)` backward): the relational product of Figure 2.8 with the whole
-    /// next-state function, partitioned by Top (see [`Reach::image_all`]).
-    pub fn image(&mut self, s: NodeId) -> NodeId {
-        let k = self.forest.num_levels();
-        if self.rels.is_some() {
+    /// next-state function, partitioned by Top (see [`Kernel::image_all`]).
+    pub(super) fn image(&mut self, s: NodeId) -> NodeId {
+        let k = self.dd.num_levels();
+        if self.e.rels.is_some() {
             // relational products of Figure 2.8, one per event relation
             let mut acc = NodeId::EMPTY;
-            for e in 0..self.events.len() as u32 {
+            for e in 0..self.e.events.len() as u32 {
                 let r = self.fresh_relation(e);
-                let Some(rm) = self.rels.as_ref() else { break };
-                let img = saturn_dd::image(&mut self.forest, &rm.forest, s, r);
-                acc = self.forest.union(acc, img);
+                let img = saturn_dd::image(&mut self.dd.sets, &self.dd.rels, s, r);
+                acc = self.dd.sets.union(acc, img);
             }
             return acc;
         }
         let mut acc = self.image_all(k, s);
-        if self.events.iter().any(|e| e.top == 0) {
+        if self.e.events.iter().any(|e| e.top == 0) {
             // an event with empty support maps every state to itself
-            acc = self.forest.union(acc, s);
+            acc = self.dd.sets.union(acc, s);
         }
         acc
-    }
-
-    /// [`Reach::image`] under the limits: `Err` when a limit stopped it (the partial result
-    /// is dropped).
-    pub fn image_checked(&mut self, s: NodeId) -> Result<NodeId, Interrupted> {
-        self.interrupted = None;
-        let r = self.image(s);
-        match self.interrupted.take() {
-            Some(i) => Err(i),
-            None => self.limits.check().map(|()| r),
-        }
     }
 
     /// The image of `q` (a node at level `l`) under `N_{<=l}`, the union of the events whose
     /// Top is at most `l`: below `l` by recursion on the children (events with a lower Top
     /// leave level `l` unchanged), at `l` by firing each event with Top `l`. Every node of
     /// the set is visited once per image, whatever the number of events.
-    pub(super) fn image_all(&mut self, l: usize, q: NodeId) -> NodeId {
+    fn image_all(&mut self, l: usize, q: NodeId) -> NodeId {
         if l == 0 || q.is_empty() {
             return NodeId::EMPTY;
         }
-        if let Some(r) = self.img_all_cache.get(q) {
+        if let Some(r) = self.c.img_all.get(q) {
             return r;
         }
         if self.tick(l) {
             return NodeId::EMPTY;
         }
-        let mut buf = std::mem::take(&mut self.img_bufs[l]);
+        let mut buf = std::mem::take(&mut self.e.img_bufs[l]);
         buf.clear();
-        let n = self.forest.edges(q).len();
-        self.work += n as u64 + 1;
+        let n = self.dd.sets.edges(q).len();
+        self.e.work += n as u64 + 1;
         for x in 0..n {
-            let ed = self.forest.edges(q)[x];
+            let ed = self.dd.sets.edges(q)[x];
             if self.index_too_large(ed.idx as usize) {
                 break;
             }
@@ -132,14 +116,14 @@ impl Reach {
             if buf.len() <= i {
                 buf.resize(i + 1, NodeId::EMPTY);
             }
-            buf[i] = self.forest.union(buf[i], r);
+            buf[i] = self.dd.sets.union(buf[i], r);
         }
-        let evs = std::mem::take(&mut self.by_top[l]);
+        let evs = std::mem::take(&mut self.e.by_top[l]);
         for &e in &evs {
-            let r = self.image_event(e, l, q, 0);
-            let m = self.forest.edges(r).len();
+            let r = self.image_event(l, q, Tok::Ev(e, 0));
+            let m = self.dd.sets.edges(r).len();
             for x in 0..m {
-                let ed = self.forest.edges(r)[x];
+                let ed = self.dd.sets.edges(r)[x];
                 let j = ed.idx as usize;
                 if self.index_too_large(j) {
                     break;
@@ -147,19 +131,19 @@ impl Reach {
                 if buf.len() <= j {
                     buf.resize(j + 1, NodeId::EMPTY);
                 }
-                buf[j] = self.forest.union(buf[j], ed.child);
+                buf[j] = self.dd.sets.union(buf[j], ed.child);
             }
         }
-        self.by_top[l] = evs;
-        if self.interrupted.is_some() {
-            buf.clear();
-            self.img_bufs[l] = buf;
-            return NodeId::EMPTY;
-        }
-        let r = self.forest.make_node_dense(l, &buf);
+        self.e.by_top[l] = evs;
+        let r = if self.e.interrupted.is_some() {
+            NodeId::EMPTY
+        } else {
+            let r = self.dd.sets.make_node_dense(l, &buf);
+            self.c.img_all.insert(q, r);
+            r
+        };
         buf.clear();
-        self.img_bufs[l] = buf;
-        self.img_all_cache.insert(q, r);
+        self.e.img_bufs[l] = buf;
         r
     }
 
@@ -168,26 +152,25 @@ impl Reach {
         let mut s = init;
         let mut f = init;
         loop {
-            self.stats.iterations += 1;
+            self.e.stats.iterations += 1;
             let img = self.image(if frontier { f } else { s });
-            if let Some(i) = self.interrupted {
+            if let Some(i) = self.e.interrupted {
                 return Err(i);
             }
-            let next = self.forest.union(s, img);
+            let next = self.dd.sets.union(s, img);
             if frontier {
-                f = self.forest.minus(img, s);
+                f = self.dd.sets.minus(img, s);
             }
             if next == s {
                 break;
             }
             s = next;
-            if let Some(p) = self.progress.as_mut() {
-                p(&format!("BFS iteration {}", self.stats.iterations));
+            let it = self.e.stats.iterations;
+            self.report(|| format!("BFS iteration {it}"));
+            if self.dd.gc_due() {
+                self.collect_between(&[s, f, init]);
             }
-            self.collect(&[s, f, init]);
-            if let Err(i) = self.limits.check() {
-                return Err(i);
-            }
+            self.e.limits.check()?;
         }
         Ok(s)
     }

@@ -1,23 +1,35 @@
-//! State-space generation: BFS (thesis Figure 2.9), BFS with a frontier set, and saturation
-//! (Figure 2.10), forward or backward.
+//! State-space generation: BFS (thesis Figure 2.9), BFS with a frontier set, saturation
+//! (Figure 2.10) and constrained saturation (Figure 3.3), forward or backward, on a shared
+//! [`Dd`] context.
 //!
-//! Next-state functions are applied *implicitly*: an event is a product of local functions
-//! (`saturn_model::LocalFn`), and firing it on an MDD node walks the node from the event's Top
-//! down to its bottom level, mapping local states on the way. This is Meddly's "implicit
-//! relation" idea; the relation MDDs it avoids are never built. Local domains grow as firing
+//! A [`Reach`] borrows the context (`&mut Dd`): its results are nodes of the context's set
+//! forest, so forward and backward searches and constraint sets share node ids. Its compute
+//! caches are registered with the context, so any collection purges them by the context's one
+//! rule. Within one top-level call the engine checks its caches out and works on a [`kernel`]
+//! that holds the context, the caches and its own state directly (no lookups through the
+//! context in the hot loops).
+//!
+//! Next-state functions are applied *implicitly* by default: an event is a product of local
+//! functions (`saturn_model::LocalFn`), and firing it on an MDD node walks the node from the
+//! event's Top down to its bottom level, mapping local states on the way (Meddly's "implicit
+//! relation"). Or through relation MDDs ([`Relations::Mdd`]) built on the fly in the context's
+//! relation forest. Both go through the same firing walk. Local domains grow as firing
 //! discovers new local states (the forest's domains follow the node indices).
 
-use saturn_dd::{Cache, Forest, NodeId, Reduction};
+use saturn_dd::{CacheSlot, Dd, NodeId};
 use saturn_model::{LocalFn, Model};
 
-use crate::limits::{Interrupted, Limits};
+use crate::limits::{Interrupted, Limits, Progress};
 
 mod bfs;
+mod caches;
 mod events;
+mod kernel;
 mod limits;
-mod saturation;
 
+use caches::EngineCaches;
 use events::{reverse_local, Ev, RelMdds};
+use kernel::{Free, Kernel, Within};
 
 /// A state-space generation algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,15 +94,22 @@ pub enum Direction {
 }
 
 /// Working storage for one recursion frame at one level (at most one frame per level is
-/// active at any time, so one per level suffices).
+/// active at any time, so one per level suffices). Everything a suspended recursion holds
+/// lives in a frame, so the frames are the roots of a collection in the middle of saturation.
 #[derive(Default)]
 struct Frame {
     /// The node this frame reads (saturates or fires on); EMPTY when the frame is idle.
     src: NodeId,
+    /// The constraint node of this level (EMPTY: unconstrained).
+    cons: NodeId,
+    /// The relation node this frame fires (EMPTY when firing implicitly).
+    rel: NodeId,
     /// The children of the node under construction, dense by local index.
     buf: Vec<NodeId>,
     queued: Vec<bool>,
     queue: Vec<u32>,
+    /// Successors `(j, what to fire below)` of the local state being fired (relation MDDs).
+    succ: Vec<(u32, kernel::Tok)>,
 }
 
 impl Frame {
@@ -107,8 +126,19 @@ impl Frame {
     }
     fn release(&mut self) {
         self.buf.clear();
+        self.succ.clear();
         self.src = NodeId::EMPTY;
+        self.cons = NodeId::EMPTY;
+        self.rel = NodeId::EMPTY;
     }
+}
+
+/// An event with Top `k`, as the local fixpoint at level `k` fires it.
+struct TopPart {
+    e: u32,
+    f: LocalFn,
+    /// The event has no part below its Top.
+    single: bool,
 }
 
 /// Counters of one generation run.
@@ -120,24 +150,20 @@ pub struct ReachStats {
     pub firings: u64,
 }
 
-/// The state-space generator for one model.
-pub struct Reach {
-    pub forest: Forest,
+/// Everything an engine owns besides the context and its caches.
+#[derive(Default)]
+struct Engine {
     events: Vec<Ev>,
     /// `by_top[k]`: events whose Top is level `k`.
     by_top: Vec<Vec<u32>>,
+    /// `top_parts[k]`: the same events with their local function at level `k` (the local
+    /// fixpoint's hot loop reads them without going through the events).
+    top_parts: Vec<Vec<TopPart>>,
     /// Per level: local states beyond `cap[k]-1` are never produced (u32::MAX: unbounded).
     cap: Vec<u32>,
     frames: Vec<Frame>,
-    sat_cache: Cache<NodeId, NodeId>,
-    fire_cache: Cache<(u32, NodeId), NodeId>,
-    img_cache: Cache<(u32, NodeId), NodeId>,
-    /// The image of a node under every event with Top at or below its level.
-    img_all_cache: Cache<NodeId, NodeId>,
-    /// Child buffers of [`Reach::image_all`], one per level.
+    /// Child buffers of the BFS image, one per level.
     img_bufs: Vec<Vec<NodeId>>,
-    /// Successor buffers of the relation-MDD firing, one per level.
-    rel_bufs: Vec<Vec<(u32, NodeId)>>,
     limits: Limits,
     /// Local states at or beyond this index are never stored in a dense frame: reaching one
     /// stops the run with [`Interrupted::IndexTooLarge`] before the allocation is made.
@@ -147,10 +173,35 @@ pub struct Reach {
     /// Work done: edges visited by the recursions (what the step budget limits).
     work: u64,
     step_budget: u64,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<Progress>,
     /// Relation MDDs, when events are applied through them.
     rels: Option<RelMdds>,
-    pub stats: ReachStats,
+    stats: ReachStats,
+}
+
+/// The state-space generator for one model, working on a borrowed [`Dd`] context.
+///
+/// ```
+/// use saturn_dd::Dd;
+/// use saturn_symbolic::{Direction, Method, Reach};
+/// let net = saturn_model::families::generate("philosophers", 3).unwrap();
+/// let order = saturn_model::order::by_name(&net, "file").unwrap();
+/// let model = net.to_model(&order).unwrap();
+/// let mut dd = Dd::new(model.num_levels());
+/// let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+/// let init = reach.state_set(&model.initial);
+/// let states = reach.explore(init, Method::Saturation).unwrap();
+/// let pin = reach.dd().pin(states); // keep the result across later collections
+/// let bfs = reach.explore(init, Method::Bfs).unwrap();
+/// assert_eq!(bfs, pin.get()); // one context: equal sets are one node
+/// drop(reach);
+/// assert!(dd.sets.cardinality(pin.get()) > 1u32.into());
+/// ```
+pub struct Reach<'d> {
+    dd: &'d mut Dd,
+    /// The engine's compute caches, registered with the context.
+    slot: Option<CacheSlot<EngineCaches>>,
+    eng: Engine,
 }
 
 /// The largest local index a dense frame may hold: a frame of index `i` costs about
@@ -164,12 +215,21 @@ pub fn max_dense_index(max_memory: Option<u64>) -> usize {
     }
 }
 
-impl Reach {
-    /// A generator for `model` in the given direction. For backward exploration of a model with
+impl<'d> Reach<'d> {
+    /// A generator for `model` in the given direction, on the context `dd` (whose set forest
+    /// must have the model's number of levels). For backward exploration of a model with
     /// unbounded local domains, pass `caps` (per level, from a forward run) so the potential
     /// state space stays finite.
-    pub fn new(model: &Model, dir: Direction, caps: Option<Vec<u32>>) -> Reach {
+    ///
+    /// # Panics
+    /// If the context's number of levels differs from the model's.
+    pub fn new(dd: &'d mut Dd, model: &Model, dir: Direction, caps: Option<Vec<u32>>) -> Self {
         let k = model.num_levels();
+        assert_eq!(
+            dd.num_levels(),
+            k,
+            "the context and the model must have the same number of levels"
+        );
         let mut events = Vec::with_capacity(model.events.len());
         let mut by_top = vec![Vec::new(); k + 1];
         for e in &model.events {
@@ -198,54 +258,130 @@ impl Reach {
                 cap[lvl + 1] = cap[lvl + 1].min(b.saturating_add(1));
             }
         }
+        let top_parts = by_top
+            .iter()
+            .map(|es| {
+                es.iter()
+                    .filter_map(|&e| {
+                        let ev: &Ev = &events[e as usize];
+                        ev.parts.first().map(|(_, f)| TopPart {
+                            e,
+                            f: f.clone(),
+                            single: ev.parts.len() == 1,
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let slot = Some(dd.register(EngineCaches::new()));
         Reach {
-            forest: Forest::new(k, Reduction::Quasi),
-            events,
-            by_top,
-            cap,
-            frames: (0..=k).map(|_| Frame::default()).collect(),
-            sat_cache: Cache::new(12),
-            fire_cache: Cache::new(12),
-            img_cache: Cache::new(12),
-            img_all_cache: Cache::new(12),
-            img_bufs: vec![Vec::new(); k + 1],
-            rel_bufs: vec![Vec::new(); k + 1],
-            limits: Limits::none(),
-            max_index: max_dense_index(None),
-            interrupted: None,
-            steps: 0,
-            work: 0,
-            step_budget: u64::MAX,
-            progress: None,
-            rels: None,
-            stats: ReachStats::default(),
+            dd,
+            slot,
+            eng: Engine {
+                events,
+                by_top,
+                top_parts,
+                cap,
+                frames: (0..=k).map(|_| Frame::default()).collect(),
+                img_bufs: vec![Vec::new(); k + 1],
+                limits: Limits::none(),
+                max_index: max_dense_index(None),
+                interrupted: None,
+                steps: 0,
+                work: 0,
+                step_budget: u64::MAX,
+                progress: None,
+                rels: None,
+                stats: ReachStats::default(),
+            },
         }
+    }
+
+    /// The context this engine works on.
+    pub fn dd(&self) -> &Dd {
+        self.dd
+    }
+
+    /// The context, mutably (set operations, pins, collections: the engine's caches are
+    /// registered with it, so a collection keeps them valid).
+    pub fn dd_mut(&mut self) -> &mut Dd {
+        self.dd
+    }
+
+    /// Counters of the runs so far.
+    pub fn stats(&self) -> ReachStats {
+        self.eng.stats
     }
 
     /// The set holding the single state `state` (`state[k-1]` is level `k`'s local state).
     pub fn state_set(&mut self, state: &[u32]) -> NodeId {
-        self.forest.singleton(state)
+        self.dd.sets.singleton(state)
+    }
+
+    /// Run `f` on a kernel holding the context, the engine's caches (checked out of the
+    /// context for the duration) and its state.
+    fn with_kernel<R>(&mut self, f: impl FnOnce(&mut Kernel<'_>) -> R) -> R {
+        let slot = self.slot.as_ref().expect("caches registered");
+        let c = self.dd.take(slot);
+        let mut k = Kernel {
+            dd: &mut *self.dd,
+            c,
+            e: std::mem::take(&mut self.eng),
+        };
+        k.e.interrupted = None;
+        let r = f(&mut k);
+        let Kernel { c, e, .. } = k;
+        self.eng = e;
+        self.dd.put(slot, c);
+        r
     }
 
     /// The states reachable from `init` (or reaching it, backward) with the given method.
+    /// The result is not pinned: pin it ([`Dd::pin`]) before the next collection.
     pub fn explore(&mut self, init: NodeId, method: Method) -> Result<NodeId, Interrupted> {
-        self.interrupted = None;
-        let r = match method {
+        self.with_kernel(|k| match method {
             Method::Saturation => {
-                let k = self.forest.num_levels();
-                let r = self.saturate(k, init);
-                self.finish(r)
+                let top = k.dd.num_levels();
+                let r = k.saturate(top, Free, init);
+                k.finish(r)
             }
-            Method::Bfs => self.bfs(init, false),
-            Method::BfsFrontier => self.bfs(init, true),
-        }?;
-        Ok(r)
+            Method::Bfs => k.bfs(init, false),
+            Method::BfsFrontier => k.bfs(init, true),
+        })
     }
 
-    fn finish(&mut self, r: NodeId) -> Result<NodeId, Interrupted> {
-        match self.interrupted {
-            Some(i) => Err(i),
-            None => Ok(r),
+    /// Saturate (thesis Figure 2.10): every state reachable from `s` (reaching `s`, backward).
+    pub fn saturate(&mut self, s: NodeId) -> Result<NodeId, Interrupted> {
+        self.explore(s, Method::Saturation)
+    }
+
+    /// ConsSaturate (thesis Figure 3.3): `s` together with every state reachable from it
+    /// (reaching it, backward) along paths whose every state after the first lies in the
+    /// constraint set `a`. Firings that leave `a` are cut at every level. `EU(a, b)` is the
+    /// backward `cons_saturate(a, b)` intersected with the reachable states.
+    pub fn cons_saturate(&mut self, a: NodeId, s: NodeId) -> Result<NodeId, Interrupted> {
+        self.with_kernel(|k| {
+            let top = k.dd.num_levels();
+            let r = k.saturate(top, Within(a), s);
+            k.finish(r)
+        })
+    }
+
+    /// `N(s)` (or `P(s)` backward): one step of the whole next-state function.
+    pub fn image(&mut self, s: NodeId) -> Result<NodeId, Interrupted> {
+        self.with_kernel(|k| {
+            let r = k.image(s);
+            k.finish(r)
+        })
+    }
+}
+
+impl Drop for Reach<'_> {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            self.dd.unregister(slot);
         }
+        // relation pins are dropped with the engine, freeing its relations at the next
+        // collection
     }
 }

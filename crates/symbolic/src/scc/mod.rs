@@ -18,7 +18,7 @@ mod xb;
 pub use images::NextState;
 
 use num_bigint::BigUint;
-use saturn_dd::{Forest, NodeId};
+use saturn_dd::{Dd, Forest, NodeId};
 use saturn_model::Model;
 
 use crate::limits::{Interrupted, Limits};
@@ -215,15 +215,14 @@ pub fn scc_of_model(
         limits,
         gc_always,
     } = opts;
-    let mut reach = Reach::new(model, Direction::Forward, None);
+    let mut dd = Dd::new(model.num_levels());
+    let mut reach = Reach::new(&mut dd, model, Direction::Forward, None);
     reach.set_limits(limits);
     let init = reach.state_set(&model.initial);
     let reachable = reach.explore(init, Method::Saturation)?;
-    let mut sets = std::mem::replace(
-        &mut reach.forest,
-        Forest::new(0, saturn_dd::Reduction::Quasi),
-    );
     drop(reach);
+    // the SCC engine works on a bare set forest: take it out of the context
+    let mut sets = std::mem::replace(&mut dd.sets, Forest::new(0, saturn_dd::Reduction::Quasi));
     sets.add_root(reachable);
     sets.gc(&[]);
     let domains: Vec<u32> = (1..=model.num_levels()).map(|k| sets.domain(k)).collect();

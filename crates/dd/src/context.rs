@@ -1,0 +1,313 @@
+//! The decision-diagram context shared by every engine: the set forest, the relation forest,
+//! the pins that keep engines' handles alive, and the compute caches registered by engines,
+//! with ONE rule for keeping caches valid across collections (see [`Dd::collect`]).
+//!
+//! ```
+//! use saturn_dd::Dd;
+//! let mut dd = Dd::new(2);
+//! let s = dd.sets.singleton(&[0, 1]);
+//! let pin = dd.pin(s);            // `s` survives collections while `pin` lives
+//! let _garbage = dd.sets.singleton(&[1, 1]);
+//! dd.collect();
+//! assert!(dd.sets.is_live(pin.get()));
+//! assert_eq!(dd.sets.cardinality(pin.get()), 1u32.into());
+//! drop(pin);
+//! dd.collect();
+//! assert_eq!(dd.sets.nodes_now(), 2); // the terminals only
+//! ```
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::pin::{lock, PinTable, SharedPins};
+use crate::{Forest, ForestKind, NodeId, Pin, Reduction};
+
+/// Which nodes survived the collection that is purging the caches. An entry of a compute
+/// cache stays valid iff every node it mentions is live in the forest it comes from.
+pub struct Live<'a> {
+    sets: &'a Forest,
+    rels: &'a Forest,
+}
+
+impl Live<'_> {
+    /// Did set-forest node `n` survive?
+    #[inline]
+    pub fn set(&self, n: NodeId) -> bool {
+        self.sets.is_live(n)
+    }
+    /// Did relation-forest node `n` survive?
+    #[inline]
+    pub fn rel(&self, n: NodeId) -> bool {
+        self.rels.is_live(n)
+    }
+    /// Did node `n` of forest `kind` survive?
+    #[inline]
+    pub fn node(&self, kind: ForestKind, n: NodeId) -> bool {
+        match kind {
+            ForestKind::Sets => self.set(n),
+            ForestKind::Rels => self.rel(n),
+        }
+    }
+}
+
+/// A compute cache (or a group of them) registered with a [`Dd`] context.
+///
+/// The one invalidation rule: whenever the context collects, [`Purge::purge`] drops every entry
+/// that mentions a node the collection freed, in whichever forest that node lives. Nothing
+/// else (no epochs, no hand-written purges) keeps a registered cache valid.
+pub trait Purge: Any + Send {
+    /// Drop every entry mentioning a node that is not live (see [`Live`]).
+    fn purge(&mut self, live: &Live<'_>);
+}
+
+impl<K, V> Purge for crate::Cache<K, V>
+where
+    K: crate::CacheKey + Nodes + Send + 'static,
+    V: Copy + Default + Nodes + Send + 'static,
+{
+    /// Plain caches hold set-forest nodes only (keys and values).
+    fn purge(&mut self, live: &Live<'_>) {
+        self.retain(|k, v| k.all_live(&|n| live.set(n)) && v.all_live(&|n| live.set(n)));
+    }
+}
+
+/// Cache keys and values that hold set-forest nodes: are all of them live?
+pub trait Nodes {
+    fn all_live(&self, live: &impl Fn(NodeId) -> bool) -> bool;
+}
+
+impl Nodes for NodeId {
+    #[inline]
+    fn all_live(&self, live: &impl Fn(NodeId) -> bool) -> bool {
+        live(*self)
+    }
+}
+impl Nodes for u32 {
+    /// A plain number (an event index, a level) mentions no node.
+    #[inline]
+    fn all_live(&self, _: &impl Fn(NodeId) -> bool) -> bool {
+        true
+    }
+}
+impl<A: Nodes, B: Nodes> Nodes for (A, B) {
+    #[inline]
+    fn all_live(&self, live: &impl Fn(NodeId) -> bool) -> bool {
+        self.0.all_live(live) && self.1.all_live(live)
+    }
+}
+impl<A: Nodes, B: Nodes, C: Nodes> Nodes for (A, B, C) {
+    #[inline]
+    fn all_live(&self, live: &impl Fn(NodeId) -> bool) -> bool {
+        self.0.all_live(live) && self.1.all_live(live) && self.2.all_live(live)
+    }
+}
+
+impl Forest {
+    /// Purge the relational-product caches of this (set) forest of the entries whose
+    /// relation node `rels` freed, and record `rels`' epoch as the one they refer to.
+    fn purge_rel_entries(&mut self, rels: &Forest) {
+        if self.caches.rel_epoch.is_some() {
+            self.caches.image.retain(|k, _| rels.is_live(k.1));
+            self.caches.preimage.retain(|k, _| rels.is_live(k.1));
+            self.caches.rel_epoch = Some(rels.epoch());
+        }
+    }
+}
+
+/// A typed handle to a cache registered with [`Dd::register`].
+#[derive(Debug)]
+pub struct CacheSlot<T> {
+    idx: usize,
+    _t: PhantomData<fn() -> T>,
+}
+
+/// The shared decision-diagram context: every engine borrows it, so forward and backward
+/// exploration, constraint sets and closures all work on the same node ids.
+pub struct Dd {
+    /// The quasi-reduced forest of sets of states (`K` levels).
+    pub sets: Forest,
+    /// The identity-reduced forest of relations (`2K` levels, variable `k` is the pair of levels
+    /// `2k`, `2k-1`).
+    pub rels: Forest,
+    pins: SharedPins,
+    caches: Vec<Option<Box<dyn Purge>>>,
+    gc_every: Option<usize>,
+    next_gc: usize,
+    next_gc_rels: usize,
+    collections: usize,
+}
+
+impl Dd {
+    /// A context for states of `num_levels` variables.
+    pub fn new(num_levels: usize) -> Dd {
+        Dd {
+            sets: Forest::new(num_levels, Reduction::Quasi),
+            rels: Forest::new(2 * num_levels, Reduction::Identity),
+            pins: Arc::new(std::sync::Mutex::new(PinTable::default())),
+            caches: Vec::new(),
+            gc_every: None,
+            next_gc: DEFAULT_MIN_GC,
+            next_gc_rels: DEFAULT_MIN_GC,
+            collections: 0,
+        }
+    }
+
+    /// The number of variables (levels of the set forest).
+    pub fn num_levels(&self) -> usize {
+        self.sets.num_levels()
+    }
+
+    // ------------------------------------------------------------------------ pins
+
+    /// Pin set-forest node `n`: it survives every collection until the pin is dropped.
+    pub fn pin(&self, n: NodeId) -> Pin {
+        Pin::new(&self.pins, ForestKind::Sets, n)
+    }
+
+    /// Pin relation-forest node `r`.
+    pub fn pin_rel(&self, r: NodeId) -> Pin {
+        Pin::new(&self.pins, ForestKind::Rels, r)
+    }
+
+    /// The number of pins alive.
+    pub fn pins(&self) -> usize {
+        lock(&self.pins).len()
+    }
+
+    // ------------------------------------------------------------------------ caches
+
+    /// Register a compute cache: from now on every collection purges it ([`Purge`]).
+    pub fn register<T: Purge>(&mut self, cache: T) -> CacheSlot<T> {
+        let b: Box<dyn Purge> = Box::new(cache);
+        let idx = match self.caches.iter().position(Option::is_none) {
+            Some(i) => {
+                self.caches[i] = Some(b);
+                i
+            }
+            None => {
+                self.caches.push(Some(b));
+                self.caches.len() - 1
+            }
+        };
+        CacheSlot {
+            idx,
+            _t: PhantomData,
+        }
+    }
+
+    /// The registered cache of `slot` (`None` while it is checked out with [`Dd::take`]).
+    pub fn cache<T: Purge>(&mut self, slot: &CacheSlot<T>) -> Option<&mut T> {
+        let b: &mut dyn Any = self.caches[slot.idx].as_deref_mut()?;
+        b.downcast_mut::<T>()
+    }
+
+    /// Check the cache of `slot` out, for a hot loop that should not go through the context
+    /// for every lookup. While it is out, collections must be made with [`Dd::collect_with`]
+    /// naming it; give it back with [`Dd::put`].
+    ///
+    /// # Panics
+    /// If it is already out.
+    pub fn take<T: Purge>(&mut self, slot: &CacheSlot<T>) -> Box<T> {
+        let b: Box<dyn Any> = self.caches[slot.idx]
+            .take()
+            .expect("cache already checked out");
+        b.downcast::<T>()
+            .unwrap_or_else(|_| unreachable!("a slot holds the type it was made for"))
+    }
+
+    /// Give back a cache checked out with [`Dd::take`].
+    pub fn put<T: Purge>(&mut self, slot: &CacheSlot<T>, cache: Box<T>) {
+        debug_assert!(self.caches[slot.idx].is_none());
+        self.caches[slot.idx] = Some(cache);
+    }
+
+    /// Unregister the cache of `slot` (dropping it).
+    pub fn unregister<T: Purge>(&mut self, slot: CacheSlot<T>) {
+        self.caches[slot.idx] = None;
+    }
+
+    // ------------------------------------------------------------------------ collection
+
+    /// Collect both forests: every node not reachable from a pin (or a root registered with a
+    /// forest) is freed, and every compute cache (the forests' own, the relational-product
+    /// caches, every registered cache) is purged of the entries that mention a freed node.
+    /// Call only between top-level operations (or at an engine's safe point, see
+    /// [`Dd::collect_with`]). Returns the number of nodes freed.
+    pub fn collect(&mut self) -> usize {
+        self.collect_with(&[], &[], &mut [])
+    }
+
+    /// [`Dd::collect`] with extra roots (`sets`: set-forest nodes, `rels`: relation-forest
+    /// nodes an engine holds in the middle of a computation) and the caches an engine has
+    /// checked out ([`Dd::take`]), which are purged by the same rule.
+    pub fn collect_with(
+        &mut self,
+        sets: &[NodeId],
+        rels: &[NodeId],
+        held: &mut [&mut dyn Purge],
+    ) -> usize {
+        let (mut set_roots, mut rel_roots) = {
+            let t = lock(&self.pins);
+            (t.roots(ForestKind::Sets), t.roots(ForestKind::Rels))
+        };
+        set_roots.extend_from_slice(sets);
+        rel_roots.extend_from_slice(rels);
+        let freed = self.sets.gc(&set_roots) + self.rels.gc(&rel_roots);
+        // the relational-product caches of the set forest hold relation nodes in their keys
+        self.sets.purge_rel_entries(&self.rels);
+        let live = Live {
+            sets: &self.sets,
+            rels: &self.rels,
+        };
+        for c in self.caches.iter_mut().flatten() {
+            c.purge(&live);
+        }
+        for c in held.iter_mut() {
+            c.purge(&live);
+        }
+        self.collections += 1;
+        let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
+        (self.next_gc, self.next_gc_rels) = match self.gc_every {
+            Some(n) => (ns + n, nr + n),
+            None => ((2 * ns).max(DEFAULT_MIN_GC), (2 * nr).max(DEFAULT_MIN_GC)),
+        };
+        freed
+    }
+
+    /// Has either forest grown past its collection threshold since the last collection?
+    #[inline]
+    pub fn gc_due(&self) -> bool {
+        self.sets.nodes_now() >= self.next_gc || self.rels.nodes_now() >= self.next_gc_rels
+    }
+
+    /// Collect when due ([`Dd::gc_due`]); true if it did.
+    pub fn maybe_collect(&mut self) -> bool {
+        if self.gc_due() {
+            self.collect();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Collect whenever a forest has grown by `n` nodes since the last collection (`None`:
+    /// the default, when a forest has doubled, and not below a million nodes). Tests set a
+    /// small `n` to collect in the middle of saturation and BFS.
+    pub fn set_gc_every(&mut self, n: Option<usize>) {
+        self.gc_every = n;
+        let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
+        (self.next_gc, self.next_gc_rels) = match n {
+            Some(n) => (ns + n, nr + n),
+            None => (DEFAULT_MIN_GC.max(ns), DEFAULT_MIN_GC.max(nr)),
+        };
+    }
+
+    /// Collections made by this context so far.
+    pub fn collections(&self) -> usize {
+        self.collections
+    }
+}
+
+/// The forest size below which the default schedule never collects.
+const DEFAULT_MIN_GC: usize = 1 << 20;
