@@ -40,3 +40,29 @@ pub fn existing(path: PathBuf, left_out: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// The contest instance directories under `../shared/benchmarks/mcc` (sorted), or `None` after
+/// [`absent`] when that directory is missing.
+pub fn mcc_instances(left_out: &str) -> Option<Vec<PathBuf>> {
+    let dir = benchmarks("mcc");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        absent(&dir, left_out);
+        return None;
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    Some(dirs)
+}
+
+/// The per-instance hang guard of the contest oracle tests: `SATURN_MCC_TIMEOUT` seconds, 900
+/// by default (not a performance target).
+pub fn mcc_timeout() -> u64 {
+    std::env::var("SATURN_MCC_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(900)
+}

@@ -40,7 +40,18 @@ pub enum OrderArg {
     Force,
     /// Sloan's profile-reducing order.
     Sloan,
-    /// A portfolio of sloan, force and file-rev by iterative deepening (the first to finish).
+    /// Cuthill-McKee's bandwidth-reducing order.
+    CuthillMckee,
+    /// Noack's greedy gradient order (as Marcie and LTSmin use it).
+    Noack,
+    /// Tovchigrechko's variant of Noack's order.
+    Tovchigrechko,
+    /// The places of each P-semiflow on neighbouring levels.
+    Semiflow,
+    /// Span minimisation by local search from FORCE or Sloan.
+    SpanSearch,
+    /// The two orders of lowest predicted cost (transition and P-semiflow spans), then sloan,
+    /// force and file-rev, by iterative deepening (the first to finish).
     Auto,
 }
 
@@ -51,6 +62,11 @@ impl OrderArg {
             OrderArg::FileRev => "file-rev",
             OrderArg::Force => "force",
             OrderArg::Sloan => "sloan",
+            OrderArg::CuthillMckee => "cuthill-mckee",
+            OrderArg::Noack => "noack",
+            OrderArg::Tovchigrechko => "tovchigrechko",
+            OrderArg::Semiflow => "semiflow",
+            OrderArg::SpanSearch => "span-search",
             OrderArg::Auto => "auto",
         }
     }
@@ -148,14 +164,32 @@ impl DeadlocksArg {
 /// How a net's state space is generated (shared by the commands that generate one).
 #[derive(clap::Args, Debug, Clone)]
 pub struct GenerationArgs {
-    /// The generation algorithm.
+    /// The generation algorithm (for PRISM models, bfs and bfs-frontier chain event images).
     #[arg(long, value_enum, default_value_t = MethodArg::Saturation)]
     pub method: MethodArg,
     /// The variable order [default: file-rev, or auto for a contest model directory, as `saturn
     /// mcc` does; file for PRISM models].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
-    /// How events are applied.
+    /// How events are applied (Petri nets; PRISM models always use relation MDDs).
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_order_is_an_order_arg() {
+        for name in saturn_model::order::ORDER_NAMES {
+            let arg = OrderArg::from_str(name, false).expect("selectable by --order");
+            assert_eq!(arg.name(), *name);
+        }
+        assert_eq!(
+            OrderArg::value_variants().len(),
+            saturn_model::order::ORDER_NAMES.len() + 1,
+            "every --order value but auto is a model order"
+        );
+    }
 }

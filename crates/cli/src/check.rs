@@ -71,7 +71,10 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         DEFAULT_ORDER
     });
-    let models: Vec<_> = lower(&net, order)?.into_iter().map(|(_, m)| m).collect();
+    let models: Vec<_> = lower(&net, order, a.limits.timeout)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
     let limits = a.limits.limits(start);
     let outcome = crate::race::generate_or_witness(
         &net,

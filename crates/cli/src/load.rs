@@ -155,24 +155,33 @@ pub fn net_of(input: Input) -> anyhow::Result<(PetriNet, bool)> {
     Ok((input.read_net()?, contest_dir))
 }
 
-/// The models to try for `order`: one model, or for `auto` one per candidate order. Each comes
-/// with its order's name.
+/// The share of `--timeout` the orders of `auto` may take (the heuristics then return what
+/// they have), and their time without a timeout, in seconds.
+const ORDER_TIME_SHARE: u64 = 6;
+const ORDER_TIME_CAP: u64 = 60;
+
+/// The models to try for `order`: one model, or for `auto` one per candidate order
+/// ([`saturn_model::order::auto_orders`], within a sixth of `timeout` seconds). Each comes with
+/// its order's name.
 pub fn lower(
     net: &PetriNet,
     order: OrderArg,
+    timeout: Option<u64>,
 ) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
-    let names: Vec<&str> = if order == OrderArg::Auto {
-        saturn_model::order::PORTFOLIO.to_vec()
+    let orders = if order == OrderArg::Auto {
+        let secs = timeout.map_or(ORDER_TIME_CAP, |t| (t / ORDER_TIME_SHARE).max(1));
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        saturn_model::order::auto_orders(net, &|| std::time::Instant::now() > until)
     } else {
-        vec![order.name()]
-    };
-    let mut out = Vec::new();
-    for n in names {
+        let n = order.name();
         let ord = saturn_model::order::by_name(net, n)
             .map_err(|e| anyhow::anyhow!("--order {n}: {e}"))?;
-        out.push((n.to_string(), net.to_model(&ord)?));
-    }
-    Ok(out)
+        vec![(n.to_string(), ord)]
+    };
+    orders
+        .into_iter()
+        .map(|(n, ord)| Ok((n, net.to_model(&ord)?)))
+        .collect()
 }
 
 /// The process's peak resident set size in bytes (`VmHWM`), if the OS reports it.

@@ -183,7 +183,10 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         debug_assert!(crate::mcc_check::answers(exam));
         Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
     };
-    let models: Vec<_> = lower(&net, a.order)?.into_iter().map(|(_, m)| m).collect();
+    let models: Vec<_> = lower(&net, a.order, limits.timeout)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
     let levels = net.places.len();
     let t = crate::mcc_check::TECHNIQUES;
     match crate::race::generate_or_witness(

@@ -62,7 +62,7 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
     };
     let (net, _) = load_net(&a.model)?;
     let order = a.order.unwrap_or(crate::statespace::DEFAULT_ORDER);
-    let (order_used, model) = lower(&net, order)?
+    let (order_used, model) = lower(&net, order, a.limits.timeout)?
         .into_iter()
         .next()
         .ok_or_else(|| Failure::error("no variable order"))?;

@@ -67,7 +67,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     } else {
         DEFAULT_ORDER
     });
-    let candidates = lower(&net, order)?;
+    let candidates = lower(&net, order, a.limits.timeout)?;
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
     let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();

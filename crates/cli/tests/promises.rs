@@ -383,17 +383,29 @@ fn full_disk_and_unwritable_output_are_errors() {
 #[test]
 fn contest_conventions() {
     let dir = ContestDir::new("inhibitor-attribute.pnml");
-    for exam in [
-        "CTLFireability",
-        "UpperBounds",
-        "LTLCardinality",
-        "ReachabilityDeadlock",
-    ] {
+    // examinations Saturn does not answer yet
+    saturn()
+        .args(["mcc", &dir.path(), "--examination", "LTLCardinality"])
+        .assert()
+        .success()
+        .stdout("DO_NOT_COMPETE\n");
+    // a global property needs no formula file
+    saturn()
+        .args(["mcc", &dir.path(), "--examination", "ReachabilityDeadlock"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("FORMULA ReachabilityDeadlock "));
+    // a formula examination whose file is missing is an error naming the file, not an answer
+    for exam in ["CTLFireability", "UpperBounds"] {
         saturn()
             .args(["mcc", &dir.path(), "--examination", exam])
             .assert()
-            .success()
-            .stdout("DO_NOT_COMPETE\n");
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "cannot read formula file '{}/{exam}.xml'",
+                dir.path()
+            )));
     }
     saturn()
         .args(["mcc", &dir.path(), "--examination", "StateSpce"])

@@ -411,7 +411,14 @@ fn collection_keeps_roots_and_purges_caches() {
     assert!(freed > 0 && f.nodes_now() < before);
     assert!(f.is_live(a.node) && f.is_live(b.node));
     // results after the collection (ids recycled) are still right
+    // (min(a, b) was computed before, as min(a + 0, b), and its unrooted result was freed:
+    // the purged cache must miss rather than answer with a recycled id)
+    let misses_before = f.cache_stats()[0].2;
     let m = f.min(a, b).unwrap();
+    assert!(
+        f.cache_stats()[0].2 > misses_before,
+        "the purged entry is gone"
+    );
     let want: PlusMap = m1.iter().zip(&m2).map(|(&x, &y)| x.min(y)).collect();
     plus_check(&f, &u, m, &want);
     f.remove_root(ra);

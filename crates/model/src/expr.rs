@@ -281,6 +281,7 @@ impl Expr {
     pub fn and(a: Expr, b: Expr) -> Expr {
         Expr::bin(BinOp::And, a, b)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(a: Expr, b: Expr) -> Expr {
         Expr::bin(BinOp::Mul, a, b)
     }

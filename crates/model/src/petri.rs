@@ -191,7 +191,7 @@ impl PetriNet {
                     )
                 })
                 .collect();
-            parts.sort_by(|a, b| b.0.cmp(&a.0));
+            parts.sort_by_key(|p| std::cmp::Reverse(p.0));
             events.push(Event {
                 name: tr.id.clone(),
                 parts,

@@ -3,15 +3,10 @@
 use proptest::prelude::*;
 use saturn_model::families::generate;
 use saturn_model::order::{by_name, file_order, force, sloan, total_span, ORDER_NAMES};
-use saturn_model::{Arc, PetriNet, Place, Transition};
+use saturn_model::PetriNet;
 
-fn is_permutation(order: &[usize], n: usize) -> bool {
-    let mut seen = vec![false; n];
-    order.len() == n
-        && order
-            .iter()
-            .all(|&p| p < n && !std::mem::replace(&mut seen[p], true))
-}
+mod common;
+use common::{is_permutation, random_net};
 
 #[test]
 fn force_on_the_families() {
@@ -68,45 +63,6 @@ fn empty_net() {
     let net = PetriNet::default();
     assert!(force(&net, 10).is_empty());
     assert_eq!(total_span(&net, &[]), 0);
-}
-
-fn random_net() -> impl Strategy<Value = PetriNet> {
-    (1usize..=12).prop_flat_map(|np| {
-        let edge = proptest::collection::vec(0..np, 0..=4);
-        proptest::collection::vec((edge.clone(), edge), 0..=12).prop_map(move |ts| PetriNet {
-            name: "r".into(),
-            places: (0..np)
-                .map(|i| Place {
-                    id: format!("p{i}"),
-                    name: String::new(),
-                    initial: 0,
-                })
-                .collect(),
-            transitions: ts
-                .into_iter()
-                .enumerate()
-                .map(|(i, (a, b))| Transition {
-                    id: format!("t{i}"),
-                    name: String::new(),
-                    inputs: a
-                        .into_iter()
-                        .map(|p| Arc {
-                            place: p,
-                            weight: 1,
-                        })
-                        .collect(),
-                    outputs: b
-                        .into_iter()
-                        .map(|p| Arc {
-                            place: p,
-                            weight: 1,
-                        })
-                        .collect(),
-                    inhibitors: vec![],
-                })
-                .collect(),
-        })
-    })
 }
 
 proptest! {

@@ -1,10 +1,9 @@
 //! The Model Checking Contest's own StateSpace answers: every instance under
-//! `../shared/benchmarks/mcc/` is generated with saturation and the `auto` order portfolio (60 s each, or
+//! `../shared/benchmarks/mcc/` is generated with saturation and the `auto` order candidates (60 s each, or
 //! `SATURN_MCC_TIMEOUT` seconds); every instance must be answered within that limit and every
 //! answer must equal the oracle's four figures. Skips with a notice when the benchmarks are
 //! absent, and fails instead under `SATURN_REQUIRE_SHARED=1` (CI).
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use saturn_symbolic::{statespace, Limits, Method};
@@ -32,35 +31,21 @@ fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
 
 #[test]
 fn mcc_state_space_oracles() {
-    let dir = shared::benchmarks("mcc");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        shared::absent(&dir, "MCC StateSpace oracle test skipped");
+    let Some(dirs) = shared::mcc_instances("MCC StateSpace oracle test skipped") else {
         return;
     };
     // Not a performance target (that is the benchmark's job): a guard against a hang, generous
     // enough for a loaded 2-core machine. Every instance must be answered, whatever it costs.
-    let secs: u64 = std::env::var("SATURN_MCC_TIMEOUT")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(900);
-    let mut dirs: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let secs = shared::mcc_timeout();
     let (mut agree, mut unfinished, mut disagree) = (0, Vec::new(), Vec::new());
     for d in &dirs {
         let Some(want) = oracle(d) else { continue };
         let name = d.file_name().unwrap().to_string_lossy().into_owned();
         let net = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml"))
             .expect("contest PNML must read");
-        let models: Vec<_> = saturn_model::order::PORTFOLIO
+        let models: Vec<_> = saturn_model::order::auto_orders(&net, &|| false)
             .iter()
-            .map(|o| {
-                net.to_model(&saturn_model::order::by_name(&net, o).unwrap())
-                    .unwrap()
-            })
+            .map(|(_, o)| net.to_model(o).unwrap())
             .collect();
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_secs(secs)),

@@ -121,6 +121,16 @@ impl<V: EvValue> EvCaches<V> {
         }
     }
 
+    /// Limit each cache's growth on evictions to `n` entries.
+    fn set_ceiling(&mut self, n: usize) {
+        self.min.set_ceiling(n);
+        self.sum.set_ceiling(n);
+        self.restrict.set_ceiling(n);
+        self.from_mdd.set_ceiling(n);
+        self.index.set_ceiling(n);
+        self.from_rel.set_ceiling(n);
+    }
+
     fn bytes(&self) -> usize {
         self.min.bytes()
             + self.sum.bytes()
@@ -318,7 +328,28 @@ impl<V: EvValue> EvForest<V> {
         c.from_mdd.retain(|_, v| live(*v));
         c.index.retain(|_, v| live(v.0));
         c.from_rel.retain(|_, v| live(*v));
+        self.tune_caches();
         freed
+    }
+
+    /// Let the caches grow on evictions up to sixteen entries per live node (as
+    /// [`Forest::tune_caches`] does; called by [`EvForest::gc`]).
+    pub fn tune_caches(&mut self) {
+        self.caches
+            .set_ceiling(self.f.nodes_now().saturating_mul(16).max(1 << 16));
+    }
+
+    /// Hits and misses of each operation cache: `(name, hits, misses)`.
+    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 6] {
+        let c = &self.caches;
+        [
+            ("min", c.min.hits, c.min.misses),
+            ("sum", c.sum.hits, c.sum.misses),
+            ("restrict", c.restrict.hits, c.restrict.misses),
+            ("from_mdd", c.from_mdd.hits, c.from_mdd.misses),
+            ("index", c.index.hits, c.index.misses),
+            ("from_relation", c.from_rel.hits, c.from_rel.misses),
+        ]
     }
 
     /// Collect if the forest has grown past its threshold (see [`Forest::maybe_gc`]).

@@ -21,7 +21,7 @@ mod coverability;
 mod semiflows;
 
 pub use coverability::{find_witness, SearchOutcome};
-pub use semiflows::{structural_bounds, StructuralBounds};
+pub use semiflows::{p_semiflow_supports, structural_bounds, StructuralBounds};
 
 use crate::PetriNet;
 

@@ -88,6 +88,32 @@ pub fn structural_bounds(
     result
 }
 
+/// The supports (sorted places) of the minimal P-semiflows (`y >= 0`, `y^T C = 0`) the Farkas
+/// algorithm finds within `limits`, and whether it ran to completion (then they are all of
+/// them). Inhibitor arcs are ignored.
+pub fn p_semiflow_supports(
+    net: &PetriNet,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<Vec<usize>>, bool) {
+    let Some(incidence) = incidence_rows(net) else {
+        return (Vec::new(), false);
+    };
+    let (rays, complete) = farkas(
+        incidence,
+        net.transitions.len(),
+        Mode::Equality,
+        limits,
+        stop,
+    );
+    let supports = rays
+        .iter()
+        .filter(|r| r.v.is_empty())
+        .map(|r| r.y.iter().map(|e| e.0 as usize).collect())
+        .collect();
+    (supports, complete)
+}
+
 /// The initial tableau: one unit row per place, `v` its row of the incidence matrix. `None`
 /// when a weight does not fit in `i64`.
 fn incidence_rows(net: &PetriNet) -> Option<Vec<Row>> {

@@ -177,6 +177,9 @@ impl Collected {
     }
 
     fn take_err(&mut self, slot: Slot, i: u32) -> Result<(), PnmlError> {
+        if self.errors.is_empty() {
+            return Ok(());
+        }
         match self.errors.remove(&(slot, i)) {
             Some(e) => Err(e),
             None => Ok(()),

@@ -91,6 +91,9 @@ pub struct Checker<'d> {
     deadlocks: Deadlocks,
     limits: Limits,
     memo: FxHashMap<StateFormula, NodeId>,
+    /// Intermediate sets of the formulas being computed that must survive a collection (the
+    /// fixpoints collect garbage between iterations): a stack, cut back when a subformula is done.
+    pins: Vec<NodeId>,
     pub stats: CtlStats,
 }
 
@@ -119,6 +122,7 @@ impl<'d> Checker<'d> {
             deadlocks,
             limits: Limits::none(),
             memo: FxHashMap::default(),
+            pins: Vec::new(),
             stats: CtlStats::default(),
         };
         let d = c.pot_deadlocks();
@@ -164,7 +168,10 @@ impl<'d> Checker<'d> {
             self.stats.memo_hits += 1;
             return Ok(n);
         }
-        let n = self.compute(f)?;
+        let mark = self.pins.len();
+        let n = self.compute(f);
+        self.pins.truncate(mark);
+        let n = n?;
         self.memo.insert(f.clone(), n);
         Ok(n)
     }
@@ -189,6 +196,7 @@ impl<'d> Checker<'d> {
                 for a in v {
                     let a = self.sat(a)?;
                     acc = self.and(acc, a);
+                    self.pin(acc);
                 }
                 acc
             }
@@ -197,6 +205,7 @@ impl<'d> Checker<'d> {
                 for a in v {
                     let a = self.sat(a)?;
                     acc = self.or(acc, a);
+                    self.pin(acc);
                 }
                 acc
             }
@@ -260,6 +269,7 @@ impl<'d> Checker<'d> {
                 let na = self.not(a);
                 let nanb = self.and(na, nb);
                 let bad_until = self.eu_trad(nb, nanb)?;
+                self.pin(bad_until);
                 let bad_forever = self.eg_trad(nb)?;
                 let bad = self.or(bad_until, bad_forever);
                 self.not(bad)

@@ -65,10 +65,18 @@ impl Checker<'_> {
         Ok(self.and(p, self.rch))
     }
 
-    /// Collect garbage if due, keeping `live`, every memoised result and the checker's sets.
+    /// Keep `n` through collections until the subformula being computed is done.
+    pub(super) fn pin(&mut self, n: NodeId) {
+        self.pins.push(n);
+    }
+
+    /// Collect garbage if due, keeping `live`, the pinned sets, every memoised result and the
+    /// checker's sets.
     pub(super) fn collect(&mut self, live: &[NodeId]) {
-        let mut keep: Vec<NodeId> = Vec::with_capacity(live.len() + self.memo.len() + 3);
+        let mut keep: Vec<NodeId> =
+            Vec::with_capacity(live.len() + self.pins.len() + self.memo.len() + 3);
         keep.extend_from_slice(live);
+        keep.extend_from_slice(&self.pins);
         keep.extend(self.memo.values().copied());
         keep.extend([self.rch, self.init, self.dead]);
         self.reach.collect(&keep);

@@ -99,7 +99,7 @@ impl RelBuilder<'_> {
             match written {
                 None => {
                     let c = self.rec(rels, pos + 1, ra);
-                    primed.push(Edge::new(a as u32, c));
+                    primed.push(Edge::new(a, c));
                 }
                 Some(i) => {
                     let mut ra = ra;
@@ -134,7 +134,7 @@ impl RelBuilder<'_> {
                 }
             }
             let p = rels.make_node(primed_level(k), &primed);
-            unprimed.push(Edge::new(a as u32, p));
+            unprimed.push(Edge::new(a, p));
         }
         let n = rels.make_node(unprimed_level(k), &unprimed);
         self.memo.insert(key, n);
