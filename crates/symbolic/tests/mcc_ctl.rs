@@ -16,7 +16,7 @@ use saturn_pnml::formulas::read_formulas_file;
 use saturn_reference::mcc::oracle;
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks, GLOBAL_PROPERTIES};
-use saturn_symbolic::{statespace, Limits, Method};
+use saturn_symbolic::{statespace, Direction, Limits, Method, Reach};
 
 #[path = "../../../testsupport/shared.rs"]
 mod shared;
@@ -121,13 +121,8 @@ fn mcc_formula_and_global_property_oracles() {
             continue;
         };
         let atoms = Atoms::for_petri(&models[won], &orders[won]);
-        let mut checker = Checker::new(
-            &mut ss.reach,
-            &models[won],
-            atoms,
-            ss.states,
-            Deadlocks::Maximal,
-        );
+        let reach = Reach::new(&mut ss.dd, &models[won], Direction::Forward, None);
+        let mut checker = Checker::new(reach, &models[won], atoms, ss.states, Deadlocks::Maximal);
         for exam in EXAMINATIONS {
             let formulas = read_formulas_file(&d.join(format!("{exam}.xml")), &net)
                 .unwrap_or_else(|e| panic!("{name} {exam}: {e}"));
