@@ -122,13 +122,7 @@ fn mcc_formula_and_global_property_oracles() {
         };
         let atoms = Atoms::for_petri(&models[won], &orders[won]);
         let reach = Reach::new(&mut ss.dd, &models[won], Direction::Forward, None);
-        let mut checker = Checker::new(
-            reach,
-            &models[won],
-            atoms,
-            ss.states,
-            Deadlocks::Maximal,
-        );
+        let mut checker = Checker::new(reach, &models[won], atoms, ss.states, Deadlocks::Maximal);
         for exam in EXAMINATIONS {
             let formulas = read_formulas_file(&d.join(format!("{exam}.xml")), &net)
                 .unwrap_or_else(|e| panic!("{name} {exam}: {e}"));
