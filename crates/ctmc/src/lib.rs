@@ -1,0 +1,18 @@
+//! Continuous-time Markov chains (thesis sections 2.3 and chapter 6).
+//!
+//! The states of a chain are the reachable states of a [`saturn_model::GeneralModel`], numbered
+//! by the lexicographic index function of the reachable set (thesis Definitions 14-15): state
+//! `i` is the `i`-th reachable state in the order of the variable order's levels, so every
+//! engine (the explicit sparse one and the EV*MDD one) and every vector agrees on what index
+//! `i` means.
+//!
+//! - [`matrix`]: the [`RateMatrix`] interface every engine implements; the solvers only see it.
+//! - `sparse`: the explicit CSR engine (`--engine sparse`), the baseline.
+//! - `symbolic`: the rate matrix as an EV*MDD over interleaved levels, the index function as an
+//!   EV+MDD, and the sweeps of Figures 6.2-6.7.
+//! - `solve`: power, Jacobi, (two-phase) Gauss-Seidel, SOR/JOR, forward and backward sweeps.
+//! - `props`: steady state, unbounded until, rewards.
+
+pub mod matrix;
+
+pub use matrix::{RateMatrix, Sweep};
