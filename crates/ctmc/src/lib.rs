@@ -16,3 +16,6 @@
 pub mod matrix;
 
 pub use matrix::{RateMatrix, Sweep};
+pub mod symbolic;
+
+pub use symbolic::SymbolicCtmc;
