@@ -231,6 +231,20 @@ impl Lowerer<'_> {
 /// Lower a checked `ctmc` or `dtmc` program to a [`GeneralModel`] (variables in the program's
 /// order: globals first, then each module's).
 pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
+    lower_with_actions(prog).map(|(m, _)| m)
+}
+
+/// Lower an expression of the program (or of a property: variables, literals, operators; no
+/// labels or property operators) to the neutral model's expression.
+pub fn lower_expr(prog: &Program, e: &Expr) -> Result<E, LowerError> {
+    Lowerer { prog }.expr(e)
+}
+
+/// [`lower`], with the action of each event (index into `Program::actions`, after hiding and
+/// renaming; `None` for unlabelled ones), as transition rewards need.
+pub fn lower_with_actions(
+    prog: &Program,
+) -> Result<(GeneralModel, Vec<Option<usize>>), LowerError> {
     if prog.model_type == ModelType::Mdp {
         return Err(LowerError::Model(
             "only ctmc and dtmc models are supported (this is an mdp)".into(),
@@ -324,6 +338,7 @@ pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
         }
     };
     let (pieces, _) = lw.system(&system)?;
+    let actions = pieces.iter().map(|p| p.action).collect();
     let events = pieces
         .into_iter()
         .map(|p| {
@@ -338,5 +353,5 @@ pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
             }
         })
         .collect();
-    Ok(GeneralModel { vars, events, init })
+    Ok((GeneralModel { vars, events, init }, actions))
 }
