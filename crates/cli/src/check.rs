@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{DeadlocksArg, GenerationArgs, LimitArgs};
+use crate::args::{DeadlocksArg, EuMethodArg, GenerationArgs, LimitArgs};
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
@@ -32,6 +32,9 @@ pub struct CheckArgs {
     /// What a path that reaches a deadlock means.
     #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
     pub deadlocks: DeadlocksArg,
+    /// The EU algorithm (also used for EF, AG and AU).
+    #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
+    pub eu_method: EuMethodArg,
     #[command(flatten)]
     pub generation: GenerationArgs,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -122,6 +125,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     let total = ss.metrics.states.to_string();
     let mut checker = queries::checker(&mut ss, &models[won], &net, a.deadlocks.deadlocks());
     checker.set_limits(limits);
+    checker.set_eu_method(a.eu_method.eu_method());
     let mut rows = Vec::new();
     let mut stopped = None;
     for job in &jobs {
