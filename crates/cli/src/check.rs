@@ -47,6 +47,8 @@ pub struct CheckArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub prism: crate::check_prism::PrismCheckArgs,
 }
 
 /// The formulas of the command line: the file's first, then `--ctl` in order. Every problem is
@@ -71,6 +73,20 @@ fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure
 }
 
 pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
+    if let Some(mut input) = crate::load::read_input(&a.model)? {
+        if input.is_prism() {
+            input.read_all()?;
+            return crate::check_prism::run(a, &input);
+        }
+    }
+    let p = &a.prism;
+    if p.props.is_some() || !p.consts.is_empty() || p.prop.is_some() {
+        return Err(Failure::error(format!(
+            "{}: a Petri net; --props, --const and --prop apply to PRISM models",
+            a.model
+        ))
+        .into());
+    }
     let start = Instant::now();
     let (net, contest_dir) = load_net(&a.model)?;
     let jobs = jobs(a, &net)?;

@@ -20,3 +20,6 @@ pub mod solve;
 pub mod sparse;
 
 pub use matrix::{RateMatrix, Sweep};
+pub mod symbolic;
+
+pub use symbolic::SymbolicCtmc;

@@ -74,25 +74,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Unary(UnOp::Not, a) => E::Not(Box::new(self.expr(a)?)),
             ExprKind::Unary(UnOp::Neg, a) => E::Neg(Box::new(self.expr(a)?)),
-            ExprKind::Binary(op, a, b) => {
-                let op = match op {
-                    BinOp::Implies => B::Implies,
-                    BinOp::Iff => B::Iff,
-                    BinOp::Or => B::Or,
-                    BinOp::And => B::And,
-                    BinOp::Eq => B::Eq,
-                    BinOp::Ne => B::Ne,
-                    BinOp::Lt => B::Lt,
-                    BinOp::Le => B::Le,
-                    BinOp::Gt => B::Gt,
-                    BinOp::Ge => B::Ge,
-                    BinOp::Add => B::Add,
-                    BinOp::Sub => B::Sub,
-                    BinOp::Mul => B::Mul,
-                    BinOp::Div => B::Div,
-                };
-                E::bin(op, self.expr(a)?, self.expr(b)?)
-            }
+            ExprKind::Binary(op, a, b) => E::bin(bin_op(*op), self.expr(a)?, self.expr(b)?),
             ExprKind::Ite(c, t, f) => E::Ite(
                 Box::new(self.expr(c)?),
                 Box::new(self.expr(t)?),
@@ -225,6 +207,26 @@ impl Lowerer<'_> {
         p.names.extend(y.names.iter().cloned());
         p.locations.extend(y.locations.iter().cloned());
         Ok(p)
+    }
+}
+
+/// The neutral model's binary operator for a PRISM one.
+pub fn bin_op(op: BinOp) -> B {
+    match op {
+        BinOp::Implies => B::Implies,
+        BinOp::Iff => B::Iff,
+        BinOp::Or => B::Or,
+        BinOp::And => B::And,
+        BinOp::Eq => B::Eq,
+        BinOp::Ne => B::Ne,
+        BinOp::Lt => B::Lt,
+        BinOp::Le => B::Le,
+        BinOp::Gt => B::Gt,
+        BinOp::Ge => B::Ge,
+        BinOp::Add => B::Add,
+        BinOp::Sub => B::Sub,
+        BinOp::Mul => B::Mul,
+        BinOp::Div => B::Div,
     }
 }
 
