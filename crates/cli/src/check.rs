@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{DeadlocksArg, GenerationArgs, LimitArgs};
+use crate::args::{DeadlocksArg, EuMethodArg, GenerationArgs, LimitArgs};
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
@@ -32,6 +32,9 @@ pub struct CheckArgs {
     /// What a path that reaches a deadlock means.
     #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
     pub deadlocks: DeadlocksArg,
+    /// The EU algorithm (also used for EF, AG and AU).
+    #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
+    pub eu_method: EuMethodArg,
     #[command(flatten)]
     pub generation: GenerationArgs,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -39,6 +42,8 @@ pub struct CheckArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub prism: crate::check_prism::PrismCheckArgs,
 }
 
 /// The formulas of the command line: the file's first, then `--ctl` in order. Every problem is
@@ -63,6 +68,20 @@ fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure
 }
 
 pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
+    if let Some(mut input) = crate::load::read_input(&a.model)? {
+        if input.is_prism() {
+            input.read_all()?;
+            return crate::check_prism::run(a, &input);
+        }
+    }
+    let p = &a.prism;
+    if p.props.is_some() || !p.consts.is_empty() || p.prop.is_some() {
+        return Err(Failure::error(format!(
+            "{}: a Petri net; --props, --const and --prop apply to PRISM models",
+            a.model
+        ))
+        .into());
+    }
     let start = Instant::now();
     let (net, contest_dir) = load_net(&a.model)?;
     let jobs = jobs(a, &net)?;
@@ -106,6 +125,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     let total = ss.metrics.states.to_string();
     let mut checker = queries::checker(&mut ss, &models[won], &net, a.deadlocks.deadlocks());
     checker.set_limits(limits);
+    checker.set_eu_method(a.eu_method.eu_method());
     let mut rows = Vec::new();
     let mut stopped = None;
     for job in &jobs {

@@ -7,6 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
 mod check;
+mod check_prism;
 mod generate;
 mod load;
 mod mcc;
@@ -14,6 +15,7 @@ mod mcc_check;
 mod out;
 mod parse_pnml;
 mod parse_prism;
+mod prism_csl;
 mod progress;
 mod queries;
 mod race;
@@ -48,7 +50,8 @@ struct Cli {
 enum Cmd {
     /// Generate the reachable state space of a Petri net or a PRISM model and print its figures.
     Statespace(statespace::StateSpaceArgs),
-    /// Check CTL formulas (and UpperBounds queries) on a Petri net: one line per formula.
+    /// Check CTL formulas (and UpperBounds queries) on a Petri net, one line per formula; or the
+    /// CSL properties of a PRISM ctmc (--props FILE): steady state, unbounded until, rewards.
     Check(check::CheckArgs),
     /// The states in strongly connected components (or terminal SCCs) of a net's reachability
     /// graph, and the number of components.

@@ -26,6 +26,7 @@ mod caches;
 mod events;
 mod kernel;
 mod limits;
+mod select;
 
 use caches::EngineCaches;
 use events::{reverse_local, Ev, RelMdds};
@@ -176,6 +177,10 @@ struct Engine {
     progress: Option<Progress>,
     /// Relation MDDs, when events are applied through them.
     rels: Option<RelMdds>,
+    /// Fire only the events marked here ([`Reach::restrict_events`]).
+    only: Option<Vec<bool>>,
+    /// How events were applied before [`Reach::cons_nsf`] installed fixed relations.
+    restore: Option<Relations>,
     stats: ReachStats,
 }
 
@@ -292,6 +297,8 @@ impl<'d> Reach<'d> {
                 step_budget: u64::MAX,
                 progress: None,
                 rels: None,
+                only: None,
+                restore: None,
                 stats: ReachStats::default(),
             },
         }
