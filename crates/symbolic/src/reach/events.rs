@@ -29,6 +29,42 @@ pub(super) struct RelMdds {
     pub(super) top_levels: Vec<Vec<u32>>,
     /// Relations built (and rebuilt after a domain grew).
     pub(super) builds: u64,
+    /// The relations were given ([`Reach::cons_nsf`]): never rebuilt.
+    pub(super) fixed: bool,
+}
+
+impl RelMdds {
+    /// The relations `rel` (pinned), each built over the domains `covered` of its support
+    /// levels; `fixed`: never rebuilt. No `N_k` yet: see [`RelMdds::regroup_tops`].
+    pub(super) fn new(rel: Vec<Option<Pin>>, covered: Vec<Vec<u32>>, fixed: bool) -> RelMdds {
+        RelMdds {
+            rel,
+            covered,
+            top: Vec::new(),
+            top_sig: Vec::new(),
+            top_levels: Vec::new(),
+            builds: 0,
+            fixed,
+        }
+    }
+
+    /// Forget every `N_k` and group the events afresh: `by_top[k]` fire at level `k`.
+    pub(super) fn regroup_tops(&mut self, by_top: &[Vec<u32>], events: &[Ev]) {
+        self.top = (0..by_top.len()).map(|_| None).collect();
+        self.top_sig = vec![0; by_top.len()];
+        self.top_levels = by_top
+            .iter()
+            .map(|evs| {
+                let mut ls: Vec<u32> = evs
+                    .iter()
+                    .flat_map(|&e| events[e as usize].levels.iter().copied())
+                    .collect();
+                ls.sort_unstable();
+                ls.dedup();
+                ls
+            })
+            .collect();
+    }
 }
 
 /// An event prepared for firing: its local functions by level, highest first (none for a
@@ -85,32 +121,13 @@ impl Reach<'_> {
             mode
         };
         let n = self.eng.events.len();
-        let k = self.eng.by_top.len();
         self.eng.rels = match mode {
             Relations::Implicit => None,
             Relations::Mdd => {
-                let top_levels = self
-                    .eng
-                    .by_top
-                    .iter()
-                    .map(|evs| {
-                        let mut ls: Vec<u32> = evs
-                            .iter()
-                            .flat_map(|&e| self.eng.events[e as usize].levels.iter().copied())
-                            .collect();
-                        ls.sort_unstable();
-                        ls.dedup();
-                        ls
-                    })
-                    .collect();
-                Some(RelMdds {
-                    rel: (0..n).map(|_| None).collect(),
-                    covered: vec![Vec::new(); n],
-                    top: (0..k).map(|_| None).collect(),
-                    top_sig: vec![0; k],
-                    top_levels,
-                    builds: 0,
-                })
+                let mut rm =
+                    RelMdds::new((0..n).map(|_| None).collect(), vec![Vec::new(); n], false);
+                rm.regroup_tops(&self.eng.by_top, &self.eng.events);
+                Some(rm)
             }
         };
     }
@@ -143,12 +160,13 @@ impl Kernel<'_> {
         let ev = &self.e.events[e as usize];
         let cov = &rm.covered[e as usize];
         let sets = &self.dd.sets;
-        let stale = cov.is_empty()
-            || ev
-                .levels
-                .iter()
-                .zip(cov)
-                .any(|(&l, &c)| sets.domain(l as usize) > c);
+        let stale = !rm.fixed
+            && (cov.is_empty()
+                || ev
+                    .levels
+                    .iter()
+                    .zip(cov)
+                    .any(|(&l, &c)| sets.domain(l as usize) > c));
         if !stale {
             return false;
         }
@@ -235,7 +253,7 @@ impl Kernel<'_> {
             .map(|&l| u64::from(sets.domain(l as usize)))
             .sum();
         if let Some(p) = &rm.top[k] {
-            if rm.top_sig[k] == sig {
+            if rm.top_sig[k] == sig || rm.fixed {
                 return p.get();
             }
         }

@@ -26,6 +26,7 @@ mod caches;
 mod events;
 mod kernel;
 mod limits;
+mod select;
 
 use caches::EngineCaches;
 use events::{reverse_local, Ev, GeneralSource, RelMdds};
@@ -181,6 +182,10 @@ struct Engine {
     /// General events, whose relations come from Shannon expansion (None: Petri-style events
     /// with local functions).
     general: Option<Box<GeneralSource>>,
+    /// Fire only the events marked here ([`Reach::restrict_events`]).
+    only: Option<Vec<bool>>,
+    /// How events were applied before [`Reach::cons_nsf`] installed fixed relations.
+    restore: Option<Relations>,
     stats: ReachStats,
 }
 
@@ -445,6 +450,35 @@ impl<'d> Reach<'d> {
             let r = k.image(s);
             k.finish(r)
         })
+    }
+}
+
+/// An engine put aside between two top-level calls ([`Reach::suspend`]): its compute caches stay
+/// registered with its context (so collections keep purging them) and its counters (work
+/// done, the step budget) go on when it is resumed ([`Reach::resume`]) on the same context.
+/// Saturation resumed after a [`Interrupted::Budget`] stop finds the sub-results it finished
+/// in its caches instead of computing them again. Drop it with (or before) its context.
+pub struct Suspended {
+    slot: Option<CacheSlot<EngineCaches>>,
+    eng: Engine,
+}
+
+impl<'d> Reach<'d> {
+    /// Put the engine aside, keeping its caches in the context (see [`Suspended`]).
+    pub fn suspend(mut self) -> Suspended {
+        Suspended {
+            slot: self.slot.take(),
+            eng: std::mem::take(&mut self.eng),
+        }
+    }
+
+    /// Take up an engine put aside by [`Reach::suspend`], on the context it worked on.
+    pub fn resume(dd: &'d mut Dd, s: Suspended) -> Reach<'d> {
+        Reach {
+            dd,
+            slot: s.slot,
+            eng: s.eng,
+        }
     }
 }
 
