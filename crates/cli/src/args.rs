@@ -133,6 +133,11 @@ impl LimitArgs {
                 self.max_memory.unwrap_or(0)
             ),
             Interrupted::Cancelled => "cancelled".to_string(),
+            Interrupted::TooManyNodes => format!(
+                "the decision diagrams outgrew their 32-bit indices (more than {} nodes or \
+                 edges in one forest)",
+                saturn_dd::MAX_NODES
+            ),
             Interrupted::IndexTooLarge => format!(
                 "a place reached more tokens than a decision-diagram node can hold \
                  (over {} local states; the net may be unbounded)",

@@ -226,6 +226,13 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let (command, model, json) = cli.cmd.context();
+    // a testing hook: small forests, to check the clean stop when node ids run out
+    if let Some(n) = std::env::var("SATURN_MAX_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        saturn_dd::set_default_max_nodes(n);
+    }
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
         .spawn(move || match run(cli.cmd) {

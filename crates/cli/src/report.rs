@@ -208,7 +208,7 @@ pub fn status_of(i: Interrupted) -> Status {
         Interrupted::Memory => Status::Memory,
         // Too many tokens to store is not a proof of unboundedness (only a witness is, see
         // crate::race): the run ran out of room.
-        Interrupted::IndexTooLarge => Status::Memory,
+        Interrupted::IndexTooLarge | Interrupted::TooManyNodes => Status::Memory,
         Interrupted::Cancelled => Status::Error,
     }
 }

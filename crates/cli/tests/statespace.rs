@@ -168,3 +168,32 @@ fn limits_stop_cleanly() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("memory limit"), "{err}");
 }
+
+/// Forests that run out of node ids (a small artificial cap, `SATURN_MAX_NODES`) stop the run
+/// cleanly: exit 3, a message saying why, no partial figures; for nets and PRISM models.
+#[test]
+fn running_out_of_node_ids_is_a_clean_stop() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let prism = dir.join(format!("too_many_nodes-{}.prism", std::process::id()));
+    std::fs::write(
+        &prism,
+        "ctmc\nmodule m\n x : [0..20] init 0;\n y : [0..20] init 0;\n \
+         [] x<20 -> 1 : (x'=x+1);\n [] y<20 -> 1 : (y'=y+1);\nendmodule\n",
+    )
+    .unwrap();
+    for model in ["kanban:3", prism.to_str().unwrap()] {
+        let out = saturn()
+            .env("SATURN_MAX_NODES", "12")
+            .args(["statespace", model])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{model}: {err}");
+        assert!(err.contains("32-bit"), "{model}: {err}");
+        assert!(out.stdout.is_empty(), "{model}: no figures");
+        // without the cap, the same model is answered
+        let ok = saturn().args(["statespace", model]).output().unwrap();
+        assert_eq!(ok.status.code(), Some(0), "{model}");
+    }
+    let _ = std::fs::remove_file(&prism);
+}

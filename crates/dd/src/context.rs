@@ -173,6 +173,12 @@ impl Dd {
         (self.sets, self.rels)
     }
 
+    /// Did either forest run out of 32-bit node ids, edge offsets or domain sizes
+    /// ([`Forest::overflowed`])? Every result since is wrong: stop with an error.
+    pub fn overflowed(&self) -> bool {
+        self.sets.overflowed() || self.rels.overflowed()
+    }
+
     /// The number of variables (levels of the set forest).
     pub fn num_levels(&self) -> usize {
         self.sets.num_levels()

@@ -200,6 +200,26 @@ pub struct Forest<V: EdgeValue = ()> {
     collections: usize,
     /// Live-node count at which [`Forest::maybe_gc`] collects next.
     gc_threshold: usize,
+    /// Node ids stay below this, edge offsets at or below `max_edges` (see
+    /// [`Forest::set_capacity`]).
+    max_nodes: u32,
+    max_edges: u32,
+    /// A node could not be made (see [`Forest::overflowed`]).
+    overflowed: bool,
+}
+
+/// The most node slots a forest may hold: ids are `u32`, and `u32::MAX` is the compute
+/// caches' empty-slot key.
+pub const MAX_NODES: u32 = u32::MAX - 1;
+
+/// The default node capacity of new forests (tests lower it, see [`set_default_max_nodes`]).
+static DEFAULT_MAX_NODES: std::sync::atomic::AtomicU32 =
+    std::sync::atomic::AtomicU32::new(MAX_NODES);
+
+/// Give every forest created from now on at most `n` node slots (capped at [`MAX_NODES`]): a
+/// hook for testing the clean stop of [`Forest::overflowed`] on small models.
+pub fn set_default_max_nodes(n: u32) {
+    DEFAULT_MAX_NODES.store(n.min(MAX_NODES), Ordering::Relaxed);
 }
 
 #[inline]
@@ -273,6 +293,9 @@ impl<V: EdgeValue> Forest<V> {
             dense_buf: Vec::new(),
             nodes_peak: 2,
             collections: 0,
+            max_nodes: DEFAULT_MAX_NODES.load(Ordering::Relaxed),
+            max_edges: u32::MAX,
+            overflowed: false,
             gc_threshold: 1 << 20,
         }
     }
@@ -324,6 +347,21 @@ impl<V: EdgeValue> Forest<V> {
             es.binary_search_by_key(&i, |e| e.idx)
                 .map_or(NodeId::EMPTY, |k| es[k].child)
         }
+    }
+
+    /// Did the forest run out of 32-bit node ids, edge offsets or domain sizes? From then on
+    /// a node that cannot be made is EMPTY, so every result computed in this forest since is
+    /// wrong: an engine that sees the flag stops with an error (never an answer), and the
+    /// forest stays unusable.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Hold at most `max_nodes` node slots (ids below it; at most [`MAX_NODES`]) and
+    /// `max_edges` edges; reaching either sets [`Forest::overflowed`]. Tests use small caps.
+    pub fn set_capacity(&mut self, max_nodes: u32, max_edges: u32) {
+        self.max_nodes = max_nodes.min(MAX_NODES);
+        self.max_edges = max_edges;
     }
 
     /// The current domain size of level `k` (the largest index seen + 1, or as declared).
@@ -390,6 +428,11 @@ impl<V: EdgeValue> Forest<V> {
         }
         if let Some(last) = edges.last() {
             if last.idx >= self.domain[level] {
+                if last.idx == u32::MAX {
+                    // the domain size would not fit in a u32
+                    self.overflowed = true;
+                    return NodeId::EMPTY;
+                }
                 self.set_domain(level, last.idx + 1);
             }
         }
@@ -447,7 +490,13 @@ impl<V: EdgeValue> Forest<V> {
         if let Some(&id) = found {
             return NodeId(id);
         }
-        // allocate
+        // allocate, within the 32-bit ids and offsets
+        if self.edges.len() + edges.len() > self.max_edges as usize
+            || (self.free.is_empty() && self.nodes.len() >= self.max_nodes as usize)
+        {
+            self.overflowed = true;
+            return NodeId::EMPTY;
+        }
         let off = self.edges.len() as u32;
         self.edges.extend_from_slice(edges);
         let rec = NodeRec {

@@ -47,7 +47,10 @@ mod relprod;
 
 pub use cache::{Cache, CacheKey};
 pub use context::{CacheSlot, Dd, Live, Nodes, Purge};
-pub use forest::{Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId};
+pub use forest::{
+    set_default_max_nodes, Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId,
+    MAX_NODES,
+};
 pub use pin::{ForestKind, Pin};
 pub use relalg::{RelAlg, Side};
 pub use relation::{is_unprimed, primed_level, unprimed_level, var_of_level};

@@ -169,3 +169,31 @@ fn dot_export() {
     assert!(rd.contains("label=\"x2'\""));
     assert!(rd.contains("label=\"x2\""));
 }
+
+/// A forest at its node or edge capacity makes no node: it flags the overflow and gives EMPTY
+/// (an engine reading the flag stops), and the nodes made before stay intact.
+#[test]
+fn capacity_overflow_is_flagged_not_wrapped() {
+    let mut f = saturn_dd::Forest::new(2, saturn_dd::Reduction::Quasi);
+    f.set_capacity(6, u32::MAX); // the two terminals and four nodes
+    let a = f.singleton(&[0, 0]); // two nodes
+    assert!(!f.overflowed());
+    let b = f.singleton(&[1, 0]); // two more nodes: the sixth slot
+    assert!(!f.overflowed());
+    assert_eq!(f.cardinality(a), 1u32.into());
+    let c = f.union(a, b); // a seventh slot: refused
+    assert!(f.overflowed());
+    assert!(c.is_empty());
+    let mut g = saturn_dd::Forest::new(1, saturn_dd::Reduction::Quasi);
+    g.set_capacity(u32::MAX, 2);
+    let x = g.singleton(&[3]);
+    assert!(!g.overflowed() && !x.is_empty());
+    let x4 = g.singleton(&[4]);
+    assert!(!g.overflowed() && !x4.is_empty());
+    let y = g.union(x, x4); // two more edges: past the cap
+    assert!(g.overflowed() && y.is_empty());
+    // a local index whose domain size would not fit in u32
+    let mut h = saturn_dd::Forest::new(1, saturn_dd::Reduction::Quasi);
+    assert!(h.singleton(&[u32::MAX]).is_empty());
+    assert!(h.overflowed());
+}

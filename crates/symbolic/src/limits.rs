@@ -18,6 +18,9 @@ pub enum Interrupted {
     /// derived from the memory limit, or beyond `u32`.
     #[error("a local state (token count) too large to store was reached")]
     IndexTooLarge,
+    /// A decision diagram outgrew its 32-bit node ids, edge offsets or domain sizes.
+    #[error("a decision diagram grew past 2^32 nodes or edges")]
+    TooManyNodes,
     /// The step budget given to one attempt of a portfolio ran out (never reaches the user).
     #[error("step budget exhausted")]
     Budget,

@@ -134,3 +134,35 @@ fn an_interrupted_engine_is_reusable() {
         );
     }
 }
+
+/// Node ids and edge offsets are checked against their caps (here small artificial ones): a
+/// forest that runs out stops every engine method with `TooManyNodes`, never an answer.
+#[test]
+fn running_out_of_node_ids_or_edges_is_a_clean_stop() {
+    let net = saturn_model::families::generate("kanban", 3).expect("kanban");
+    let order: Vec<usize> = (0..net.places.len()).collect();
+    let model = net.to_model(&order).unwrap();
+    for (nodes, edges) in [(40u32, u32::MAX), (u32::MAX, 60u32)] {
+        for method in [Method::Saturation, Method::Bfs] {
+            let mut dd = saturn_dd::Dd::new(model.num_levels());
+            dd.sets.set_capacity(nodes, edges);
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+            let init = reach.state_set(&model.initial);
+            let r = reach.explore(init, method);
+            assert_eq!(
+                r,
+                Err(Interrupted::TooManyNodes),
+                "{nodes} {edges} {method:?}"
+            );
+            drop(reach);
+            assert!(dd.overflowed());
+        }
+    }
+    // the same model with room enough: an answer
+    let mut dd = saturn_dd::Dd::new(model.num_levels());
+    dd.sets.set_capacity(1 << 20, 1 << 22);
+    let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+    let init = reach.state_set(&model.initial);
+    let s = reach.explore(init, Method::Saturation).unwrap();
+    assert!(reach.dd().sets.cardinality(s) > 1000u32.into());
+}

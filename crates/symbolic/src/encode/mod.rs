@@ -277,6 +277,9 @@ pub fn generate_general(
         GenMethod::Chaining => explore_chaining(model, &mut enc, limits)?,
     };
     let generation_seconds = t0.elapsed().as_secs_f64();
+    if enc.sets.overflowed() || enc.rels.overflowed() {
+        return Err(EncodeError::Interrupted(Interrupted::TooManyNodes));
+    }
     enc.full_domains(model);
     enc.check_errors(model, reached)?;
     let all = enc.union_relation();
@@ -287,6 +290,9 @@ pub fn generate_general(
     let states = enc.sets.cardinality(reached);
     let set_nodes = enc.sets.count_nodes(&[reached]);
     let relation_nodes = enc.rels.count_nodes(&enc.events);
+    if enc.sets.overflowed() || enc.rels.overflowed() {
+        return Err(EncodeError::Interrupted(Interrupted::TooManyNodes));
+    }
     Ok((
         enc,
         GeneralStateSpace {

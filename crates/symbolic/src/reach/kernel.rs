@@ -147,6 +147,9 @@ impl Cons for Within {
 impl Kernel<'_> {
     /// The answer of a top-level call, or why it stopped.
     pub(super) fn finish(&mut self, r: NodeId) -> Result<NodeId, Interrupted> {
+        if self.dd.overflowed() {
+            self.e.interrupted = Some(Interrupted::TooManyNodes);
+        }
         match self.e.interrupted {
             Some(i) => Err(i),
             None => Ok(r),

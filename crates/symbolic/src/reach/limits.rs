@@ -107,6 +107,8 @@ impl Kernel<'_> {
         }
         if let Err(i) = self.e.limits.check() {
             self.e.interrupted = Some(i);
+        } else if self.dd.overflowed() {
+            self.e.interrupted = Some(Interrupted::TooManyNodes);
         }
         let n = self.dd.sets.nodes_now();
         if n > self.c.len_slots() && self.c.len_slots() < (1 << 24) {

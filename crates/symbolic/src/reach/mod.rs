@@ -422,8 +422,8 @@ impl<'d> Reach<'d> {
                 let r = k.saturate(top, Free, init);
                 k.finish(r)
             }
-            Method::Bfs => k.bfs(init, false),
-            Method::BfsFrontier => k.bfs(init, true),
+            Method::Bfs => k.bfs(init, false).and_then(|r| k.finish(r)),
+            Method::BfsFrontier => k.bfs(init, true).and_then(|r| k.finish(r)),
         })
     }
 
