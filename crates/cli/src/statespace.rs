@@ -102,7 +102,15 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         v
     };
     let (won, ss) = match outcome {
-        Outcome::Generated { won, ss } => (won, ss),
+        Outcome::Generated { won, ss } => {
+            if std::env::var_os("SATURN_STATS").is_some() {
+                let m = &ss.memory;
+                eprintln!("before generation: {}", m.before_generation);
+                eprintln!("after generation: {}", m.after_generation);
+                eprintln!("{}; {}", m.engine, m.end);
+            }
+            (won, ss)
+        }
         Outcome::Unbounded(w) => {
             let w = WitnessText::new(&net, &w);
             if a.json {

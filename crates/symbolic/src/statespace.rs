@@ -27,6 +27,21 @@ pub struct StateSpace {
     pub nodes_peak: usize,
     /// Seconds spent generating (without metrics).
     pub generation_seconds: f64,
+    /// Where memory went: engines never print, the CLI shows this on request.
+    pub memory: MemoryReport,
+}
+
+/// Memory figures of one generation run, for the CLI to print (`SATURN_STATS`).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryReport {
+    /// The process's peak resident memory before generation.
+    pub before_generation: String,
+    /// The same after generation.
+    pub after_generation: String,
+    /// The forest's nodes and bytes and the engine's caches at the end of generation.
+    pub engine: String,
+    /// The process's peak resident memory at the end (after the figures).
+    pub end: String,
 }
 
 /// Generate the reachable states of `model` from its initial state with `method`, then compute
@@ -135,9 +150,7 @@ fn run_attempt(
     attempt: Option<Attempt>,
 ) -> Result<Result<StateSpace, Attempt>, Interrupted> {
     let t0 = Instant::now();
-    if std::env::var_os("SATURN_STATS").is_some() {
-        eprintln!("before generation: {}", crate::limits::peak_rss_report());
-    }
+    let before_generation = crate::limits::peak_rss_report();
     let (mut dd, resumed) = match attempt {
         Some(a) => (a.dd, Some(a.reach)),
         None => (Dd::new(model.num_levels()), None),
@@ -166,19 +179,14 @@ fn run_attempt(
     };
     let states_pin = reach.dd().pin(states);
     let generation_seconds = t0.elapsed().as_secs_f64();
-    if std::env::var_os("SATURN_STATS").is_some() {
-        eprintln!("after generation: {}", crate::limits::peak_rss_report());
-    }
-    let memory_report = std::env::var_os("SATURN_STATS").map(|_| reach.memory_report());
+    let after_generation = crate::limits::peak_rss_report();
+    let engine = reach.memory_report();
     let stats = reach.stats();
     drop(reach);
     limits.check()?;
     let metrics = state_space_metrics_within(&dd.sets, model, states, &limits)?;
     let nodes_final = metrics.nodes;
     let nodes_peak = dd.sets.stats().nodes_peak;
-    if let Some(r) = memory_report {
-        eprintln!("{r}; {}", crate::limits::peak_rss_report());
-    }
     Ok(Ok(StateSpace {
         dd,
         states,
@@ -188,5 +196,11 @@ fn run_attempt(
         nodes_final,
         nodes_peak,
         generation_seconds,
+        memory: MemoryReport {
+            before_generation,
+            after_generation,
+            engine,
+            end: crate::limits::peak_rss_report(),
+        },
     }))
 }
