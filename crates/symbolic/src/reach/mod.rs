@@ -376,6 +376,35 @@ impl<'d> Reach<'d> {
     }
 }
 
+/// A generator set aside without its borrow of the context (see [`Reach::park`]): its events,
+/// limits and compute caches (which stay registered with the context, so collections keep
+/// purging them). Two generators of one context (forward and backward, as the SCC algorithms
+/// need) alternate by parking one while the other runs. Unpark it on the same context; a
+/// parked generator that is dropped leaves its (empty after any collection) caches registered.
+pub struct Parked {
+    slot: Option<CacheSlot<EngineCaches>>,
+    eng: Engine,
+}
+
+impl<'d> Reach<'d> {
+    /// Set the generator aside, keeping its compute caches registered with the context.
+    pub fn park(mut self) -> Parked {
+        Parked {
+            slot: self.slot.take(),
+            eng: std::mem::take(&mut self.eng),
+        }
+    }
+
+    /// Resume a parked generator on `dd`, the context it was made on.
+    pub fn unpark(dd: &'d mut Dd, parked: Parked) -> Reach<'d> {
+        Reach {
+            dd,
+            slot: parked.slot,
+            eng: parked.eng,
+        }
+    }
+}
+
 impl Drop for Reach<'_> {
     fn drop(&mut self) {
         if let Some(slot) = self.slot.take() {
