@@ -161,6 +161,40 @@ impl DeadlocksArg {
     }
 }
 
+/// How `E[φ U ψ]` (and EF, AG, AU) is computed (thesis chapter 3; docs/ctl.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EuMethodArg {
+    /// Breadth-first EUtrad (Figure 2.11).
+    Trad,
+    /// EUsat: saturation with the safe events, breadth-first steps with the unsafe ones
+    /// (Figure 3.1).
+    Sat,
+    /// Saturation with next-state functions constrained to the potential states of φ
+    /// (Figure 3.2).
+    ConsNsfPot,
+    /// Saturation with next-state functions constrained to the reachable states of φ
+    /// (Figure 3.2).
+    ConsNsfRch,
+    /// Constrained saturation within the potential states of φ (Figure 3.3).
+    ConsSatPot,
+    /// Constrained saturation within the reachable states of φ (Figure 3.3; the default).
+    ConsSatRch,
+}
+
+impl EuMethodArg {
+    pub fn eu_method(self) -> saturn_symbolic::ctl::EuMethod {
+        use saturn_symbolic::ctl::EuMethod as M;
+        match self {
+            EuMethodArg::Trad => M::Trad,
+            EuMethodArg::Sat => M::Sat,
+            EuMethodArg::ConsNsfPot => M::ConsNsfPot,
+            EuMethodArg::ConsNsfRch => M::ConsNsfRch,
+            EuMethodArg::ConsSatPot => M::ConsSatPot,
+            EuMethodArg::ConsSatRch => M::ConsSatRch,
+        }
+    }
+}
+
 /// How a net's state space is generated (shared by the commands that generate one).
 #[derive(clap::Args, Debug, Clone)]
 pub struct GenerationArgs {

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{BoundednessArg, EuMethodArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::race::{Outcome, WitnessText};
@@ -59,6 +59,9 @@ pub struct MccArgs {
     /// How events are applied.
     #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
     pub relations: RelationsArg,
+    /// The EU algorithm of the CTL and reachability examinations.
+    #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
+    pub eu_method: EuMethodArg,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
@@ -207,6 +210,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             let items = items.unwrap_or_default();
             let mut checker =
                 crate::queries::checker(&mut ss, &models[won], &net, Deadlocks::Maximal);
+            checker.set_eu_method(a.eu_method.eu_method());
             let (lines, failed) =
                 crate::mcc_check::answer_all(&mut checker, &items, &net, limits.limits(start));
             answer(a, exam, &lines, json!({ "cannot_compute": failed }))

@@ -247,7 +247,7 @@ pub fn const_failure(e: impl std::fmt::Display) -> Failure {
 }
 
 /// One run of a `--const` sweep: the program and its checked property file.
-fn check_run(
+pub(crate) fn check_run(
     ast: &saturn_prism::ast::ModelFile,
     ov: &ConstOverrides,
     source: &Source,

@@ -25,7 +25,7 @@ pub const DEFAULT_PRISM_ORDER: OrderArg = OrderArg::File;
 
 /// A diagnostic at a `file:line:column` location string (as the lowering and the encoder give
 /// them), or a plain one when the location does not parse.
-fn at(location: &str, message: String) -> Diagnostic {
+pub(crate) fn at(location: &str, message: String) -> Diagnostic {
     let mut parts = location.rsplitn(3, ':');
     let (c, l, f) = (parts.next(), parts.next(), parts.next());
     match (
@@ -44,7 +44,7 @@ fn at(location: &str, message: String) -> Diagnostic {
 }
 
 /// An input problem of `statespace` (exit 2: it prevents the run).
-fn bad_model(d: Vec<Diagnostic>) -> Failure {
+pub(crate) fn bad_model(d: Vec<Diagnostic>) -> Failure {
     Failure::with(Status::Error, d, 2)
 }
 
@@ -56,6 +56,15 @@ fn const_error(e: impl std::fmt::Display) -> Failure {
 }
 
 fn encode_failure(e: EncodeError, a: &StateSpaceArgs) -> Failure {
+    encode_failure_for(e, &a.model, &a.limits)
+}
+
+/// A generation failure of the PRISM model `model` under `limits`, as a [`Failure`].
+pub(crate) fn encode_failure_for(
+    e: EncodeError,
+    model: &str,
+    limits: &crate::args::LimitArgs,
+) -> Failure {
     match e {
         EncodeError::Event {
             event,
@@ -77,10 +86,10 @@ fn encode_failure(e: EncodeError, a: &StateSpaceArgs) -> Failure {
         }
         EncodeError::Interrupted(i) => Failure::interrupted(
             i,
-            &format!("saturn: {}: state-space generation", a.model),
-            a.limits.describe(i),
+            &format!("saturn: {model}: state-space generation"),
+            limits.describe(i),
         ),
-        other => bad_model(vec![Diagnostic::plain(format!("{}: {other}", a.model))]),
+        other => bad_model(vec![Diagnostic::plain(format!("{model}: {other}"))]),
     }
 }
 

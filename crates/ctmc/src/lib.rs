@@ -13,6 +13,13 @@
 //! - `solve`: power, Jacobi, (two-phase) Gauss-Seidel, SOR/JOR, forward and backward sweeps.
 //! - `props`: steady state, unbounded until, rewards.
 
+pub mod graph;
 pub mod matrix;
+pub mod props;
+pub mod solve;
+pub mod sparse;
 
 pub use matrix::{RateMatrix, Sweep};
+pub mod symbolic;
+
+pub use symbolic::SymbolicCtmc;

@@ -74,25 +74,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Unary(UnOp::Not, a) => E::Not(Box::new(self.expr(a)?)),
             ExprKind::Unary(UnOp::Neg, a) => E::Neg(Box::new(self.expr(a)?)),
-            ExprKind::Binary(op, a, b) => {
-                let op = match op {
-                    BinOp::Implies => B::Implies,
-                    BinOp::Iff => B::Iff,
-                    BinOp::Or => B::Or,
-                    BinOp::And => B::And,
-                    BinOp::Eq => B::Eq,
-                    BinOp::Ne => B::Ne,
-                    BinOp::Lt => B::Lt,
-                    BinOp::Le => B::Le,
-                    BinOp::Gt => B::Gt,
-                    BinOp::Ge => B::Ge,
-                    BinOp::Add => B::Add,
-                    BinOp::Sub => B::Sub,
-                    BinOp::Mul => B::Mul,
-                    BinOp::Div => B::Div,
-                };
-                E::bin(op, self.expr(a)?, self.expr(b)?)
-            }
+            ExprKind::Binary(op, a, b) => E::bin(bin_op(*op), self.expr(a)?, self.expr(b)?),
             ExprKind::Ite(c, t, f) => E::Ite(
                 Box::new(self.expr(c)?),
                 Box::new(self.expr(t)?),
@@ -228,9 +210,43 @@ impl Lowerer<'_> {
     }
 }
 
+/// The neutral model's binary operator for a PRISM one.
+pub fn bin_op(op: BinOp) -> B {
+    match op {
+        BinOp::Implies => B::Implies,
+        BinOp::Iff => B::Iff,
+        BinOp::Or => B::Or,
+        BinOp::And => B::And,
+        BinOp::Eq => B::Eq,
+        BinOp::Ne => B::Ne,
+        BinOp::Lt => B::Lt,
+        BinOp::Le => B::Le,
+        BinOp::Gt => B::Gt,
+        BinOp::Ge => B::Ge,
+        BinOp::Add => B::Add,
+        BinOp::Sub => B::Sub,
+        BinOp::Mul => B::Mul,
+        BinOp::Div => B::Div,
+    }
+}
+
 /// Lower a checked `ctmc` or `dtmc` program to a [`GeneralModel`] (variables in the program's
 /// order: globals first, then each module's).
 pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
+    lower_with_actions(prog).map(|(m, _)| m)
+}
+
+/// Lower an expression of the program (or of a property: variables, literals, operators; no
+/// labels or property operators) to the neutral model's expression.
+pub fn lower_expr(prog: &Program, e: &Expr) -> Result<E, LowerError> {
+    Lowerer { prog }.expr(e)
+}
+
+/// [`lower`], with the action of each event (index into `Program::actions`, after hiding and
+/// renaming; `None` for unlabelled ones), as transition rewards need.
+pub fn lower_with_actions(
+    prog: &Program,
+) -> Result<(GeneralModel, Vec<Option<usize>>), LowerError> {
     if prog.model_type == ModelType::Mdp {
         return Err(LowerError::Model(
             "only ctmc and dtmc models are supported (this is an mdp)".into(),
@@ -324,6 +340,7 @@ pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
         }
     };
     let (pieces, _) = lw.system(&system)?;
+    let actions = pieces.iter().map(|p| p.action).collect();
     let events = pieces
         .into_iter()
         .map(|p| {
@@ -338,5 +355,5 @@ pub fn lower(prog: &Program) -> Result<GeneralModel, LowerError> {
             }
         })
         .collect();
-    Ok(GeneralModel { vars, events, init })
+    Ok((GeneralModel { vars, events, init }, actions))
 }

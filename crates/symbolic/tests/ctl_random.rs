@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+mod ctl_support;
+
 use proptest::prelude::*;
 use saturn_dd::{Dd, NodeId};
 use saturn_logic::{LinExpr, StateFormula as F};
@@ -13,7 +15,7 @@ use saturn_model::PetriNet;
 use saturn_reference::strategies::{ctl_formula, small_net};
 use saturn_reference::{explore_petri, global_properties, upper_bound, CtlChecker, Graph};
 use saturn_symbolic::atoms::Atoms;
-use saturn_symbolic::ctl::{Checker, Deadlocks, GLOBAL_PROPERTIES};
+use saturn_symbolic::ctl::{Checker, Deadlocks, EuMethod, GLOBAL_PROPERTIES};
 use saturn_symbolic::{Direction, Method, Reach};
 
 fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
@@ -75,6 +77,41 @@ proptest! {
                 prop_assert_eq!(count, want.len().into(), "{:?} {:?}", mode, f);
                 prop_assert_eq!(markings_of(&checker, set, &order), want, "{:?} {:?}", mode, f);
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Every EU method (EUtrad, EUsat, saturation with constrained next-state functions and
+    /// constrained saturation, pot and rch) gives the explicit checker's sets, hence each
+    /// other's; the context collects garbage every 64 nodes, in the middle of saturation too.
+    #[test]
+    fn eu_methods_match_explicit_checker((net, order, fs) in case(4), self_loop in any::<bool>()) {
+        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
+        let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
+        let model = net.to_model(&order).unwrap();
+        let mut results: Vec<Vec<BTreeSet<Vec<u64>>>> = Vec::new();
+        for m in EuMethod::ALL {
+            let mut dd = Dd::new(model.num_levels());
+            let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+            checker.set_eu_method(m);
+            let mut mine = Vec::new();
+            for f in &fs {
+                let set = checker.sat(f).unwrap();
+                let sat = explicit.sat(f).unwrap();
+                let want: BTreeSet<Vec<u64>> = space.markings.iter().zip(&sat)
+                    .filter(|(_, &b)| b).map(|(m, _)| m.clone()).collect();
+                let got = markings_of(&checker, set, &order);
+                prop_assert_eq!(&got, &want, "{} {:?} {:?}", m.name(), mode, f);
+                mine.push(got);
+            }
+            results.push(mine);
+        }
+        for r in &results[1..] {
+            prop_assert_eq!(r, &results[0]);
         }
     }
 }

@@ -22,6 +22,7 @@
 //! `f + c` where `f` reaches `i64::MAX - c`, is reported when [`EvForest::eval`] reaches it).
 
 mod build;
+mod diagonal;
 mod dot;
 mod normalize;
 mod plus;
@@ -91,6 +92,8 @@ pub(crate) struct EvCaches<V: EvValue> {
     pub(crate) index: Cache<NodeId, (NodeId, i64)>,
     /// Conversion of relation nodes, keyed by `(relation node, unprimed level)`.
     pub(crate) from_rel: Cache<(NodeId, u32), NodeId>,
+    /// The off-diagonal part of matrix nodes (on the diagonal so far).
+    pub(crate) off_diag: Cache<NodeId, (V, NodeId)>,
     /// The relation forest the `from_rel` entries refer to.
     pub(crate) rel_epoch: Option<Epoch>,
     /// The MDD forest the `restrict`, `from_mdd` and `index` entries refer to.
@@ -106,6 +109,7 @@ impl<V: EvValue> EvCaches<V> {
             from_mdd: Cache::new(10),
             index: Cache::new(10),
             from_rel: Cache::new(10),
+            off_diag: Cache::new(10),
             mdd_epoch: None,
             rel_epoch: None,
         }
@@ -129,6 +133,7 @@ impl<V: EvValue> EvCaches<V> {
         self.from_mdd.set_ceiling(n);
         self.index.set_ceiling(n);
         self.from_rel.set_ceiling(n);
+        self.off_diag.set_ceiling(n);
     }
 
     fn bytes(&self) -> usize {
@@ -138,6 +143,7 @@ impl<V: EvValue> EvCaches<V> {
             + self.from_mdd.bytes()
             + self.index.bytes()
             + self.from_rel.bytes()
+            + self.off_diag.bytes()
     }
 }
 
@@ -328,6 +334,7 @@ impl<V: EvValue> EvForest<V> {
         c.from_mdd.retain(|_, v| live(*v));
         c.index.retain(|_, v| live(v.0));
         c.from_rel.retain(|_, v| live(*v));
+        c.off_diag.retain(|k, v| live(*k) && live(v.1));
         self.tune_caches();
         freed
     }
@@ -340,7 +347,7 @@ impl<V: EvValue> EvForest<V> {
     }
 
     /// Hits and misses of each operation cache: `(name, hits, misses)`.
-    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 6] {
+    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 7] {
         let c = &self.caches;
         [
             ("min", c.min.hits, c.min.misses),
@@ -349,6 +356,7 @@ impl<V: EvValue> EvForest<V> {
             ("from_mdd", c.from_mdd.hits, c.from_mdd.misses),
             ("index", c.index.hits, c.index.misses),
             ("from_relation", c.from_rel.hits, c.from_rel.misses),
+            ("off_diagonal", c.off_diag.hits, c.off_diag.misses),
         ]
     }
 

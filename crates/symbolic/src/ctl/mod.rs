@@ -29,11 +29,15 @@ use saturn_model::Model;
 use crate::atoms::{AtomError, Atoms};
 use crate::{Interrupted, Limits, Reach};
 
+mod eu;
 mod fixpoints;
 mod global;
 mod sets;
+mod witness;
 
+pub use eu::EuMethod;
 pub use global::GLOBAL_PROPERTIES;
+pub use witness::Witness;
 
 /// What happens on a path that reaches a deadlock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,6 +69,9 @@ pub enum CtlError {
     /// `A`/`E` over a path formula that is not one CTL operator (LTL, CTL*).
     #[error("not a CTL formula: a path quantifier over a path formula that is not one CTL operator (LTL and CTL* are not supported)")]
     NotCtl,
+    /// A witness failed its replay on the model (a bug).
+    #[error("internal error: {0}")]
+    Witness(String),
 }
 
 /// Counters of one checker.
@@ -86,9 +93,14 @@ pub struct Checker<'d> {
     rch: NodeId,
     /// The initial state.
     init: NodeId,
+    /// The initial state as local states by level, and the model's (forward) events, for
+    /// witnesses.
+    initial: Vec<u32>,
+    events: Vec<saturn_model::Event>,
     /// The reachable deadlocks.
     dead: NodeId,
     deadlocks: Deadlocks,
+    eu_method: EuMethod,
     limits: Limits,
     memo: FxHashMap<StateFormula, NodeId>,
     /// Intermediate sets of the formulas being computed that must survive a collection (the
@@ -118,8 +130,11 @@ impl<'d> Checker<'d> {
             atoms,
             rch,
             init,
+            initial: model.initial.clone(),
+            events: model.events.clone(),
             dead: NodeId::EMPTY,
             deadlocks,
+            eu_method: EuMethod::default(),
             limits: Limits::none(),
             memo: FxHashMap::default(),
             pins: Vec::new(),
@@ -134,6 +149,17 @@ impl<'d> Checker<'d> {
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
         self.reach.set_limits(limits);
+    }
+
+    /// The EU algorithm used from now on (also for EF, AG and AU). Results already memoised
+    /// are kept (every method computes the same sets).
+    pub fn set_eu_method(&mut self, m: EuMethod) {
+        self.eu_method = m;
+    }
+
+    /// The EU algorithm in use.
+    pub fn eu_method(&self) -> EuMethod {
+        self.eu_method
     }
 
     /// The deadlock reading in use.
@@ -236,19 +262,20 @@ impl<'d> Checker<'d> {
             }
             F::EF(a) => {
                 let a = self.sat(a)?;
-                self.eu_trad(rch, a)?
+                self.eu(None, rch, a)?
             }
             F::AG(a) => {
                 // AG φ = ¬EF ¬φ
                 let a = self.sat(a)?;
                 let na = self.not(a);
-                let ef = self.eu_trad(rch, na)?;
+                self.pin(na);
+                let ef = self.eu(None, rch, na)?;
                 self.not(ef)
             }
-            F::EU(a, b) => {
-                let a = self.sat(a)?;
+            F::EU(fa, b) => {
+                let a = self.sat(fa)?;
                 let b = self.sat(b)?;
-                self.eu_trad(a, b)?
+                self.eu(Some(fa), a, b)?
             }
             F::EG(a) => {
                 let a = self.sat(a)?;
@@ -261,14 +288,17 @@ impl<'d> Checker<'d> {
                 let eg = self.eg_trad(na)?;
                 self.not(eg)
             }
-            F::AU(a, b) => {
+            F::AU(fa, fb) => {
                 // A[φ U ψ] = ¬E[¬ψ U (¬φ ∧ ¬ψ)] ∧ ¬EG ¬ψ
-                let a = self.sat(a)?;
-                let b = self.sat(b)?;
+                let a = self.sat(fa)?;
+                let b = self.sat(fb)?;
                 let nb = self.not(b);
                 let na = self.not(a);
                 let nanb = self.and(na, nb);
-                let bad_until = self.eu_trad(nb, nanb)?;
+                self.pin(nb);
+                self.pin(nanb);
+                let not_b = StateFormula::Not(Box::new(fb.as_ref().clone()));
+                let bad_until = self.eu(Some(&not_b), nb, nanb)?;
                 self.pin(bad_until);
                 let bad_forever = self.eg_trad(nb)?;
                 let bad = self.or(bad_until, bad_forever);

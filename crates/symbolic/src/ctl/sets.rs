@@ -2,7 +2,7 @@
 //! operations within the reachable states, the preimage, garbage collection. (Porting the
 //! checker to another DD context means changing this file.)
 
-use saturn_dd::{Forest, NodeId};
+use saturn_dd::{Forest, NodeId, Pin};
 
 use saturn_logic::{LinExpr, StateFormula};
 
@@ -68,6 +68,21 @@ impl Checker<'_> {
     /// Keep `n` through collections until the subformula being computed is done.
     pub(super) fn pin(&mut self, n: NodeId) {
         self.pins.push(n);
+    }
+
+    /// Pin `extra`, the pinned sets, every memoised result and the checker's sets in the
+    /// context, for as long as the returned pins live (around a saturation, which collects in
+    /// the middle of its recursion).
+    pub(super) fn hold(&self, extra: &[NodeId]) -> Vec<Pin> {
+        let dd = self.reach.dd();
+        extra
+            .iter()
+            .chain(&self.pins)
+            .chain(self.memo.values())
+            .chain(&[self.rch, self.init, self.dead])
+            .filter(|n| !n.is_terminal())
+            .map(|&n| dd.pin(n))
+            .collect()
     }
 
     /// Collect garbage if due, keeping `live`, the pinned sets, every memoised result and the

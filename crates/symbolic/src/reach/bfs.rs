@@ -10,7 +10,7 @@ use crate::limits::Interrupted;
 impl Kernel<'_> {
     /// The image of `q` (a node at level `l`) under what remains of event `e` (`t`), without
     /// saturation.
-    fn image_event(&mut self, l: usize, q: NodeId, t: Tok) -> NodeId {
+    pub(super) fn image_event(&mut self, l: usize, q: NodeId, t: Tok) -> NodeId {
         if q.is_empty() || self.done(t) {
             return q;
         }
@@ -71,6 +71,9 @@ impl Kernel<'_> {
             // relational products of Figure 2.8, one per event relation
             let mut acc = NodeId::EMPTY;
             for e in 0..self.e.events.len() as u32 {
+                if self.e.only.as_ref().is_some_and(|m| !m[e as usize]) {
+                    continue;
+                }
                 let r = self.fresh_relation(e);
                 let img = saturn_dd::image(&mut self.dd.sets, &self.dd.rels, s, r);
                 acc = self.dd.sets.union(acc, img);
@@ -78,7 +81,7 @@ impl Kernel<'_> {
             return acc;
         }
         let mut acc = self.image_all(k, s);
-        if self.e.events.iter().any(|e| e.top == 0) {
+        if !self.e.by_top[0].is_empty() {
             // an event with empty support maps every state to itself
             acc = self.dd.sets.union(acc, s);
         }

@@ -18,6 +18,8 @@ pub(super) struct RelMdds {
     pub(super) covered: Vec<Vec<u32>>,
     /// Relations built (and rebuilt after a domain grew).
     pub(super) builds: u64,
+    /// The relations were given ([`Reach::cons_nsf`]): never rebuilt.
+    pub(super) fixed: bool,
 }
 
 /// An event prepared for firing: its local functions by level, highest first.
@@ -61,6 +63,7 @@ impl Reach<'_> {
                 rel: (0..n).map(|_| None).collect(),
                 covered: vec![Vec::new(); n],
                 builds: 0,
+                fixed: false,
             }),
         };
     }
@@ -82,12 +85,13 @@ impl Kernel<'_> {
         let ev = &self.e.events[e as usize];
         let cov = &rm.covered[e as usize];
         let sets = &self.dd.sets;
-        let stale = cov.is_empty()
-            || ev
-                .parts
-                .iter()
-                .zip(cov)
-                .any(|((l, _), &c)| sets.domain(*l as usize) > c);
+        let stale = !rm.fixed
+            && (cov.is_empty()
+                || ev
+                    .parts
+                    .iter()
+                    .zip(cov)
+                    .any(|((l, _), &c)| sets.domain(*l as usize) > c));
         if !stale {
             return rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get);
         }

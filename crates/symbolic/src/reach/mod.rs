@@ -26,6 +26,7 @@ mod caches;
 mod events;
 mod kernel;
 mod limits;
+mod select;
 
 use caches::EngineCaches;
 use events::{reverse_local, Ev, RelMdds};
@@ -176,6 +177,10 @@ struct Engine {
     progress: Option<Progress>,
     /// Relation MDDs, when events are applied through them.
     rels: Option<RelMdds>,
+    /// Fire only the events marked here ([`Reach::restrict_events`]).
+    only: Option<Vec<bool>>,
+    /// How events were applied before [`Reach::cons_nsf`] installed fixed relations.
+    restore: Option<Relations>,
     stats: ReachStats,
 }
 
@@ -292,6 +297,8 @@ impl<'d> Reach<'d> {
                 step_budget: u64::MAX,
                 progress: None,
                 rels: None,
+                only: None,
+                restore: None,
                 stats: ReachStats::default(),
             },
         }
@@ -376,31 +383,31 @@ impl<'d> Reach<'d> {
     }
 }
 
-/// A generator set aside without its borrow of the context (see [`Reach::park`]): its events,
-/// limits and compute caches (which stay registered with the context, so collections keep
-/// purging them). Two generators of one context (forward and backward, as the SCC algorithms
-/// need) alternate by parking one while the other runs. Unpark it on the same context; a
-/// parked generator that is dropped leaves its (empty after any collection) caches registered.
-pub struct Parked {
+/// An engine put aside between two top-level calls ([`Reach::suspend`]): its compute caches stay
+/// registered with its context (so collections keep purging them) and its counters (work
+/// done, the step budget) go on when it is resumed ([`Reach::resume`]) on the same context.
+/// Saturation resumed after a [`Interrupted::Budget`] stop finds the sub-results it finished
+/// in its caches instead of computing them again. Drop it with (or before) its context.
+pub struct Suspended {
     slot: Option<CacheSlot<EngineCaches>>,
     eng: Engine,
 }
 
 impl<'d> Reach<'d> {
-    /// Set the generator aside, keeping its compute caches registered with the context.
-    pub fn park(mut self) -> Parked {
-        Parked {
+    /// Put the engine aside, keeping its caches in the context (see [`Suspended`]).
+    pub fn suspend(mut self) -> Suspended {
+        Suspended {
             slot: self.slot.take(),
             eng: std::mem::take(&mut self.eng),
         }
     }
 
-    /// Resume a parked generator on `dd`, the context it was made on.
-    pub fn unpark(dd: &'d mut Dd, parked: Parked) -> Reach<'d> {
+    /// Take up an engine put aside by [`Reach::suspend`], on the context it worked on.
+    pub fn resume(dd: &'d mut Dd, s: Suspended) -> Reach<'d> {
         Reach {
             dd,
-            slot: parked.slot,
-            eng: parked.eng,
+            slot: s.slot,
+            eng: s.eng,
         }
     }
 }

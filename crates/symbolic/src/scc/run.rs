@@ -99,7 +99,7 @@ fn run(
     reach.set_limits(limits);
     let init = reach.state_set(&model.initial);
     let reachable = reach.explore(init, Method::Saturation)?;
-    let fwd = reach.park();
+    let fwd = reach.suspend();
     let reachable_pin = dd.pin(reachable);
     // the Streett pairs as sets of reachable states
     let mut pair_pins: Vec<(Pin, Pin)> = Vec::new();
@@ -170,7 +170,7 @@ fn run(
             .collect();
         let mut back = Reach::new(&mut dd, model, Direction::Backward, Some(caps));
         back.set_limits(limits);
-        let bwd = back.park();
+        let bwd = back.suspend();
         let mut engine = XbSat::new(&mut dd, fwd, bwd);
         engine.set_limits(limits);
         if let Some(p) = progress {

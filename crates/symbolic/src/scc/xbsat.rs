@@ -7,13 +7,13 @@ use saturn_dd::{Dd, NodeId, Pin};
 
 use super::{Progress, SccSet, SccStats};
 use crate::limits::{Interrupted, Limits};
-use crate::reach::{Parked, Reach};
+use crate::reach::{Reach, Suspended};
 
 /// The XBSat engine: a forward and a backward generator of one model on one context.
 pub struct XbSat<'a> {
     dd: &'a mut Dd,
-    fwd: Option<Parked>,
-    bwd: Option<Parked>,
+    fwd: Option<Suspended>,
+    bwd: Option<Suspended>,
     limits: Limits,
     progress: Option<Progress<'a>>,
     reported: u64,
@@ -24,7 +24,7 @@ impl<'a> XbSat<'a> {
     /// An engine over `dd` with the forward generator `fwd` and the backward one `bwd` (made on
     /// `dd`; the backward one capped at the local states of the reachable states, so that it
     /// never leaves the reachable local domains).
-    pub fn new(dd: &'a mut Dd, fwd: Parked, bwd: Parked) -> XbSat<'a> {
+    pub fn new(dd: &'a mut Dd, fwd: Suspended, bwd: Suspended) -> XbSat<'a> {
         XbSat {
             dd,
             fwd: Some(fwd),
@@ -47,7 +47,7 @@ impl<'a> XbSat<'a> {
     }
 
     /// The generators back (to park them elsewhere or drop them).
-    pub fn into_parts(self) -> (Parked, Parked) {
+    pub fn into_parts(self) -> (Suspended, Suspended) {
         (
             self.fwd.expect("forward generator parked"),
             self.bwd.expect("backward generator parked"),
@@ -62,9 +62,9 @@ impl<'a> XbSat<'a> {
     ) -> Result<R, Interrupted> {
         let slot = if back { &mut self.bwd } else { &mut self.fwd };
         let parked = slot.take().expect("generator parked");
-        let mut r = Reach::unpark(self.dd, parked);
+        let mut r = Reach::resume(self.dd, parked);
         let out = f(&mut r);
-        *slot = Some(r.park());
+        *slot = Some(r.suspend());
         out
     }
 

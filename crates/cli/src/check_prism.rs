@@ -1,0 +1,493 @@
+//! `saturn check MODEL.prism --props FILE [--const ...] [--prop N]`: CSL properties of a PRISM
+//! `ctmc` (steady state, unbounded until, steady-state and reachability rewards) with the
+//! explicit sparse engine of `saturn-ctmc`. Each property is printed with its result; those the
+//! engine does not compute yet are refused one by one while the others run. Also the loading
+//! shared with `saturn export`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::ValueEnum;
+use serde_json::{json, Value as Json};
+
+use saturn_ctmc::props::{Answer, CheckError, Checker};
+use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
+use saturn_ctmc::sparse::SparseCtmc;
+use saturn_ctmc::Sweep;
+use saturn_model::order::{by_name_with, Hypergraph};
+use saturn_model::GeneralModel;
+use saturn_prism::{
+    parse_model_bytes, parse_properties_ast_bytes, ConstOverrides, Program, PropertyFile, Source,
+};
+use saturn_symbolic::encode::{generate_general, GenMethod};
+
+use crate::args::LimitArgs;
+use crate::check::CheckArgs;
+use crate::load::{peak_memory_bytes, Input};
+use crate::out;
+use crate::parse_prism::{check_run, const_failure, prism_failure};
+use crate::prism_csl::Translator;
+use crate::report::{ok_object, Diagnostic, Failure, Status};
+use crate::statespace_prism::{at, bad_model, encode_failure_for, DEFAULT_PRISM_ORDER};
+
+/// Which CTMC engine computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Explicit sparse matrices (CSR), the baseline.
+    Sparse,
+    /// The rate matrix as an EV*MDD (not available yet).
+    Symbolic,
+}
+
+/// The iterative method (`auto`: backward Gauss-Seidel, then forward, then power).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolverArg {
+    Auto,
+    Power,
+    Jacobi,
+    Jor,
+    Gs,
+    Bgs,
+    Sor,
+    Bsor,
+}
+
+/// The flags of `check` for PRISM models.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PrismCheckArgs {
+    /// A PRISM property file (PRISM models).
+    #[arg(long)]
+    pub props: Option<PathBuf>,
+    /// Values for undefined constants of the model and property file: `N=3,T=2.5` (PRISM models).
+    #[arg(long = "const")]
+    pub consts: Vec<String>,
+    /// Check only property N of the file (1-based; PRISM's `-prop N`: `const`, `label` and
+    /// `formula` declarations are not counted).
+    #[arg(long)]
+    pub prop: Option<usize>,
+    /// The CTMC engine.
+    #[arg(long, value_enum, default_value_t = EngineArg::Sparse)]
+    pub engine: EngineArg,
+    /// The iterative method for steady state and unbounded until.
+    #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
+    pub solver: SolverArg,
+    /// The relaxation weight of jor, sor and bsor, in (0, 2).
+    #[arg(long, default_value_t = 0.9)]
+    pub omega: f64,
+    /// Convergence threshold on the difference between iterates.
+    #[arg(long, default_value_t = 1e-6)]
+    pub epsilon: f64,
+    /// Measure the absolute difference between iterates (default: relative, as PRISM).
+    #[arg(long)]
+    pub absolute: bool,
+    /// Give up (no result, exit 2) after this many iterations.
+    #[arg(long = "max-iters", default_value_t = 10_000)]
+    pub max_iters: usize,
+}
+
+impl PrismCheckArgs {
+    /// The solver options, or a usage error.
+    pub fn options(&self) -> Result<Options, Failure> {
+        let w = self.omega;
+        let method = match self.solver {
+            SolverArg::Auto => Method::Auto,
+            SolverArg::Power => Method::Power,
+            SolverArg::Jacobi => Method::Jacobi,
+            SolverArg::Jor => Method::Jor(w),
+            SolverArg::Gs => Method::GaussSeidel(Sweep::Forward),
+            SolverArg::Bgs => Method::GaussSeidel(Sweep::Backward),
+            SolverArg::Sor => Method::Sor(Sweep::Forward, w),
+            SolverArg::Bsor => Method::Sor(Sweep::Backward, w),
+        };
+        if !(w > 0.0 && w < 2.0) {
+            return Err(Failure::error(format!(
+                "--omega must lie in (0, 2), got {w}"
+            )));
+        }
+        if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
+            return Err(Failure::error(format!(
+                "--epsilon must be a positive number, got {}",
+                self.epsilon
+            )));
+        }
+        if self.max_iters == 0 {
+            return Err(Failure::error("--max-iters must be at least 1"));
+        }
+        Ok(Options {
+            method,
+            epsilon: self.epsilon,
+            convergence: if self.absolute {
+                Convergence::Absolute
+            } else {
+                Convergence::Relative
+            },
+            max_iters: self.max_iters,
+        })
+    }
+}
+
+/// A PRISM CTMC loaded, generated and built as a sparse chain.
+pub struct Chain {
+    pub prog: Program,
+    pub props: Option<PropertyFile>,
+    pub model: GeneralModel,
+    /// The action of each event.
+    pub actions: Vec<Option<usize>>,
+    pub ctmc: SparseCtmc,
+    pub constants: String,
+    /// Seconds to generate the states and build the matrix.
+    pub build_seconds: f64,
+}
+
+/// Read, check and lower the PRISM model of `input` (and the property file), generate its
+/// reachable states by saturation and build the sparse chain. Notes a deadlock on stderr.
+pub fn load_chain(
+    input: &Input,
+    consts: &[String],
+    props: Option<&Path>,
+    limit_args: &LimitArgs,
+    start: Instant,
+) -> Result<Chain, Failure> {
+    let name = input.name.clone();
+    let overrides = ConstOverrides::parse_all(consts).map_err(const_error)?;
+    let mut assignments = overrides.assignments().map_err(const_error)?;
+    if assignments.len() != 1 {
+        return Err(const_error(
+            "check takes one value per constant (no ranges)",
+        ));
+    }
+    let ov = assignments.remove(0);
+    let ast = parse_model_bytes(&input.bytes, &name).map_err(|d| prism_failure(&d, 2))?;
+    let source = Source::new(&name, &String::from_utf8_lossy(&input.bytes));
+    let props = match props {
+        None => None,
+        Some(path) => {
+            let pname = path.display().to_string();
+            let pbytes = std::fs::read(path)
+                .map_err(|e| Failure::error(format!("cannot read {pname}: {e}")))?;
+            let a =
+                parse_properties_ast_bytes(&pbytes, &pname).map_err(|d| prism_failure(&d, 2))?;
+            let src = Source::new(&pname, &String::from_utf8_lossy(&pbytes));
+            Some((pname, a, src))
+        }
+    };
+    let (prog, pf) = check_run(&ast, &ov, &source, props.as_ref()).map_err(|mut f| {
+        f.exit = 2;
+        f
+    })?;
+    if prog.model_type != saturn_prism::ast::ModelType::Ctmc {
+        return Err(Failure::error(format!(
+            "{name}: CTMC analysis needs a ctmc model (this is a {}; not supported yet)",
+            prog.model_type.name()
+        )));
+    }
+    let (model, actions) = saturn_prism::lower::lower_with_actions(&prog).map_err(|e| match e {
+        saturn_prism::lower::LowerError::At { location, message } => {
+            bad_model(vec![at(&location, message)])
+        }
+        saturn_prism::lower::LowerError::Model(m) => {
+            bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
+        }
+    })?;
+    let limits = limit_args.limits(start);
+    let t0 = Instant::now();
+    let hg = Hypergraph::new(model.vars.len(), &model.supports());
+    let order = by_name_with(&hg, DEFAULT_PRISM_ORDER.name(), &mut || {
+        limits.check().is_err()
+    })
+    .map_err(Failure::error)?;
+    let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &limits)
+        .map_err(|e| encode_failure_for(e, &name, limit_args))?;
+    let mut report = crate::progress::reporter("build", limit_args.progress, 0);
+    let ctmc = SparseCtmc::build(
+        &model,
+        &enc.sets,
+        &enc.order,
+        ss.reached,
+        enc.init,
+        &mut |i, n| {
+            if let Some(r) = report.as_mut() {
+                r(&format!("sparse matrix: state {i} of {n}"));
+            }
+        },
+    )
+    .map_err(|e| match e {
+        saturn_ctmc::sparse::BuildError::Step(s) => {
+            bad_model(vec![Diagnostic::plain(s.to_string())])
+        }
+        other => Failure::error(format!("{name}: {other}")),
+    })?;
+    drop(enc);
+    if !ctmc.deadlocks.is_empty() {
+        eprintln!(
+            "note: {} deadlock state(s), e.g. {}; as PRISM does, each gets a self-loop",
+            ctmc.deadlocks.len(),
+            model.show_state(&ctmc.values(ctmc.deadlocks[0]))
+        );
+    }
+    Ok(Chain {
+        prog,
+        props: pf,
+        model,
+        actions,
+        ctmc,
+        constants: ov.to_string(),
+        build_seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// A `--const` problem (exit 2).
+fn const_error(e: impl std::fmt::Display) -> Failure {
+    let mut f = const_failure(e);
+    f.exit = 2;
+    f
+}
+
+/// The outcome of one property.
+enum Outcome {
+    Answer(Answer),
+    /// Not computed: unsupported operator, evaluation error, no convergence.
+    Failed(String),
+    /// A limit stopped the run here.
+    Stopped(saturn_symbolic::Interrupted),
+    /// Not attempted (a limit stopped an earlier one).
+    Skipped,
+}
+
+struct Row {
+    index: usize,
+    text: String,
+    outcome: Outcome,
+    iterations: usize,
+    methods: Vec<String>,
+    seconds: f64,
+}
+
+fn answer_json(a: &Answer) -> Json {
+    let num = |x: f64| {
+        if x.is_finite() {
+            json!(x)
+        } else {
+            json!(Answer::Num(x).to_string())
+        }
+    };
+    match a {
+        Answer::Bool(b) => json!(b),
+        Answer::Num(x) => num(*x),
+        Answer::Range(lo, hi) => json!([num(*lo), num(*hi)]),
+    }
+}
+
+pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let p = &a.prism;
+    if !a.ctl.is_empty() || a.formulas.is_some() {
+        return Err(Failure::error(format!(
+            "{}: a PRISM model; --ctl and --formulas apply to Petri nets (use --props)",
+            input.name
+        ))
+        .into());
+    }
+    let Some(props_path) = &p.props else {
+        return Err(Failure::error("nothing to check: give --props FILE for a PRISM model").into());
+    };
+    let options = p.options()?;
+    if p.engine == EngineArg::Symbolic {
+        return Err(Failure::error(
+            "--engine symbolic: the EV*MDD engine is not available yet; use --engine sparse",
+        )
+        .into());
+    }
+    let chain = load_chain(input, &p.consts, Some(props_path), &a.limits, start)?;
+    let pf = chain.props.as_ref().expect("a property file was given");
+    let tr = Translator {
+        prog: &chain.prog,
+        props: pf,
+    };
+    let n_props = pf.properties.len();
+    let selected: Vec<usize> = match p.prop {
+        None => (0..n_props).collect(),
+        Some(k) if k >= 1 && k <= n_props => vec![k - 1],
+        Some(k) => {
+            return Err(Failure::error(format!(
+                "--prop {k}: the property file has {n_props} properties"
+            ))
+            .into())
+        }
+    };
+    let rewards = tr
+        .rewards()
+        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+    let limits = a.limits.limits(start);
+    let mut report = crate::progress::reporter("check", a.limits.progress, 0);
+    let progress = Box::new(|what: &str, m: &Method, it: usize, d: f64| {
+        if let Some(r) = report.as_mut() {
+            r(&format!(
+                "{what}: {} iteration {it}, difference {d:.3e}",
+                m.name()
+            ));
+        }
+        limits.check().is_ok()
+    });
+    let mut checker = Checker::new(
+        &chain.model,
+        &chain.actions,
+        &rewards,
+        &chain.ctmc,
+        options,
+        progress,
+    );
+    let mut rows = Vec::new();
+    let mut stopped = None;
+    for &k in &selected {
+        let prop = &pf.properties[k];
+        let t0 = Instant::now();
+        let outcome = if stopped.is_some() {
+            Outcome::Skipped
+        } else {
+            match tr.csl(&prop.expr) {
+                Err(u) => Outcome::Failed(u.0),
+                Ok(f) => match checker.answer(&f) {
+                    Ok(x) => Outcome::Answer(x),
+                    Err(CheckError::Solve(SolveError::Interrupted)) => {
+                        let i = limits
+                            .check()
+                            .err()
+                            .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
+                        stopped = Some(i);
+                        Outcome::Stopped(i)
+                    }
+                    Err(e) => Outcome::Failed(e.to_string()),
+                },
+            }
+        };
+        rows.push(Row {
+            index: k + 1,
+            text: prop.ast.to_string(),
+            outcome,
+            iterations: checker.stats().iterations,
+            methods: checker.stats().methods.clone(),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    let failed: Vec<&Row> = rows
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
+        .collect();
+    for r in &failed {
+        if let Outcome::Failed(m) = &r.outcome {
+            eprintln!("error: {}: property {} ({}): {m}", a.model, r.index, r.text);
+        }
+    }
+    let states = chain.ctmc.len();
+    let transitions = chain.ctmc.transitions;
+    let peak = peak_memory_bytes();
+    if a.json {
+        let props: Vec<Json> = rows
+            .iter()
+            .map(|r| {
+                let (status, result, message) = match &r.outcome {
+                    Outcome::Answer(x) => (json!("ok"), answer_json(x), Json::Null),
+                    Outcome::Failed(m) => {
+                        let st = if m.contains("not supported yet") {
+                            "unsupported"
+                        } else {
+                            "error"
+                        };
+                        (json!(st), Json::Null, json!(m))
+                    }
+                    Outcome::Stopped(i) => (
+                        json!(crate::report::status_of(*i)),
+                        Json::Null,
+                        json!(a.limits.describe(*i)),
+                    ),
+                    Outcome::Skipped => (json!("skipped"), Json::Null, Json::Null),
+                };
+                json!({
+                    "index": r.index,
+                    "property": r.text,
+                    "status": status,
+                    "result": result,
+                    "message": message,
+                    "states": states,
+                    "transitions": transitions,
+                    "iterations": r.iterations,
+                    "methods": r.methods,
+                    "seconds": r.seconds,
+                })
+            })
+            .collect();
+        let mut v = ok_object(
+            "check",
+            &a.model,
+            json!({
+                "input": "prism",
+                "constants": chain.constants,
+                "engine": "sparse",
+                "states": states,
+                "transitions": transitions,
+                "deadlocks": chain.ctmc.deadlocks.len(),
+                "nonzeros": saturn_ctmc::RateMatrix::nonzeros(&chain.ctmc),
+                "matrix_bytes": saturn_ctmc::RateMatrix::memory_bytes(&chain.ctmc),
+                "build_seconds": chain.build_seconds,
+                "seconds": start.elapsed().as_secs_f64(),
+                "peak_memory_bytes": peak,
+                "properties": props,
+            }),
+        );
+        if let Some(i) = stopped {
+            v["status"] = json!(crate::report::status_of(i));
+            v["diagnostics"] = json!([Diagnostic::plain(a.limits.describe(i))]);
+        } else if !failed.is_empty() {
+            v["status"] = json!(Status::Error);
+            v["diagnostics"] = json!(failed
+                .iter()
+                .map(|r| match &r.outcome {
+                    Outcome::Failed(m) => Diagnostic::plain(format!("property {}: {m}", r.index)),
+                    _ => unreachable!("only failed rows"),
+                })
+                .collect::<Vec<_>>());
+        }
+        out::println(v)?;
+    } else {
+        let mut t = String::new();
+        let _ = writeln!(t, "model: {} (ctmc)", a.model);
+        if !chain.constants.is_empty() {
+            let _ = writeln!(t, "constants: {}", chain.constants);
+        }
+        let _ = writeln!(
+            t,
+            "states: {states}, transitions: {transitions} (built in {:.3} s)",
+            chain.build_seconds
+        );
+        for r in &rows {
+            let _ = writeln!(t, "\n[{}] {}", r.index, r.text);
+            let _ = match &r.outcome {
+                Outcome::Answer(x) => writeln!(
+                    t,
+                    "Result: {x} ({} iterations{}, {:.3} s)",
+                    r.iterations,
+                    if r.methods.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", r.methods.join(", "))
+                    },
+                    r.seconds
+                ),
+                Outcome::Failed(m) => writeln!(t, "No result: {m}"),
+                Outcome::Stopped(i) => writeln!(t, "No result: {}", a.limits.describe(*i)),
+                Outcome::Skipped => writeln!(t, "Not checked (a limit stopped the run)"),
+            };
+        }
+        out::print(&t)?;
+    }
+    Ok(if stopped.is_some() {
+        ExitCode::from(3)
+    } else if !failed.is_empty() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

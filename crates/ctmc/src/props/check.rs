@@ -1,0 +1,456 @@
+//! Evaluation of [`Csl`] formulas over the states of a sparse chain.
+
+use saturn_model::expr::{binary, Value};
+use saturn_model::GeneralModel;
+
+use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
+use crate::graph::{bottom_sccs, prob0, prob1};
+use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
+use crate::sparse::{SparseCtmc, SparseMatrix};
+
+/// Why a property has no answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// An expression could not be evaluated in some state (type error, division by zero, ...).
+    #[error("{0}")]
+    Eval(String),
+    /// A filter over no state, or `state` over several.
+    #[error("{0}")]
+    Filter(String),
+}
+
+/// The answer of a property in the initial state(s).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Answer {
+    Bool(bool),
+    Num(f64),
+    /// Several initial states with different values (PRISM's "range over initial states"),
+    /// or a `range` filter.
+    Range(f64, f64),
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Bool(b) => write!(f, "{b}"),
+            Answer::Num(x) => write!(f, "{}", fmt_num(*x)),
+            Answer::Range(a, b) => write!(f, "[{}, {}]", fmt_num(*a), fmt_num(*b)),
+        }
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Figures of the last evaluation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Iterations of every solver run for the property.
+    pub iterations: usize,
+    /// The methods that converged, in order.
+    pub methods: Vec<String>,
+    /// Bottom SCCs of the chain (when the property needed them).
+    pub bsccs: Option<usize>,
+}
+
+/// Progress callback: what is being solved, the method, the iteration, the last difference.
+/// Return `false` to stop.
+pub type CheckProgress<'a> = Box<dyn FnMut(&str, &Method, usize, f64) -> bool + 'a>;
+
+/// Evaluates properties on one chain, keeping the bottom SCCs and their stationary
+/// distributions and the reward rates between properties.
+pub struct Checker<'a> {
+    model: &'a GeneralModel,
+    actions: &'a [Option<usize>],
+    rewards: &'a [RewardStructure],
+    ctmc: &'a SparseCtmc,
+    options: Options,
+    progress: CheckProgress<'a>,
+    rt: Option<SparseMatrix>,
+    bsccs: Option<Vec<Vec<u32>>>,
+    pis: Option<Vec<Vec<f64>>>,
+    reward_rates: Vec<Option<Vec<f64>>>,
+    stats: Stats,
+}
+
+type Vals = Vec<Value>;
+
+impl<'a> Checker<'a> {
+    /// `actions[e]`: the action of event `e` of `model` (for transition rewards).
+    pub fn new(
+        model: &'a GeneralModel,
+        actions: &'a [Option<usize>],
+        rewards: &'a [RewardStructure],
+        ctmc: &'a SparseCtmc,
+        options: Options,
+        progress: CheckProgress<'a>,
+    ) -> Self {
+        Checker {
+            model,
+            actions,
+            rewards,
+            ctmc,
+            options,
+            progress,
+            rt: None,
+            bsccs: None,
+            pis: None,
+            reward_rates: vec![None; rewards.len()],
+            stats: Stats::default(),
+        }
+    }
+
+    /// The figures of the last [`Checker::answer`].
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The answer of `f` in the initial state(s): the value in the one initial state; with
+    /// several, PRISM's conventions: a boolean holds when it holds in all of them, a number is
+    /// the range over them. A top-level filter gives its own answer.
+    pub fn answer(&mut self, f: &Csl) -> Result<Answer, CheckError> {
+        self.stats = Stats::default();
+        if let Csl::Filter { op, prop, states } = f {
+            return self.filter(*op, prop, states.as_deref());
+        }
+        let v = self.eval(f)?;
+        let init = &self.ctmc.initial;
+        if init.is_empty() {
+            return Err(CheckError::Filter("the model has no initial state".into()));
+        }
+        let vals: Vec<Value> = init.iter().map(|&i| v[i]).collect();
+        fold_initial(&vals)
+    }
+
+    /// The value of `f` in every state.
+    pub fn eval(&mut self, f: &Csl) -> Result<Vals, CheckError> {
+        let n = self.ctmc.len();
+        Ok(match f {
+            Csl::Expr(e) => {
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let s = self.ctmc.values(i);
+                    out.push(e.eval(&s).map_err(|err| {
+                        CheckError::Eval(format!("{err} in state {}", self.model.show_state(&s)))
+                    })?);
+                }
+                out
+            }
+            Csl::Init => marks(n, &self.ctmc.initial),
+            Csl::Deadlock => marks(n, &self.ctmc.deadlocks),
+            Csl::Not(a) => {
+                let a = self.bools(a)?;
+                a.into_iter().map(|x| Value::Bool(!x)).collect()
+            }
+            Csl::Bin(op, a, b) => {
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                a.into_iter()
+                    .zip(b)
+                    .map(|(x, y)| binary(*op, x, y).map_err(|e| CheckError::Eval(e.to_string())))
+                    .collect::<Result<_, _>>()?
+            }
+            Csl::Until { bound, left, right } => {
+                let (a, b) = (self.bools(left)?, self.bools(right)?);
+                let x = self.until(&a, &b)?;
+                bounded(x, *bound)
+            }
+            Csl::Steady { bound, phi } => {
+                let w: Vec<f64> = self
+                    .bools(phi)?
+                    .into_iter()
+                    .map(|b| if b { 1.0 } else { 0.0 })
+                    .collect();
+                let x = self.long_run(&w)?;
+                bounded(x, *bound)
+            }
+            Csl::Reward {
+                bound,
+                structure,
+                path,
+            } => {
+                let rates = self.reward_rates(*structure)?;
+                let x = match path {
+                    RewardPath::Steady => self.long_run(&rates)?,
+                    RewardPath::Reach(target) => {
+                        let b = self.bools(target)?;
+                        self.reach_reward(&rates, &b)?
+                    }
+                };
+                bounded(x, *bound)
+            }
+            Csl::Filter { op, prop, states } => {
+                let a = self.filter(*op, prop, states.as_deref())?;
+                let v = match a {
+                    Answer::Bool(b) => Value::Bool(b),
+                    Answer::Num(x) => Value::Real(x),
+                    Answer::Range(..) => {
+                        return Err(CheckError::Filter(
+                            "a range filter cannot be used inside a formula".into(),
+                        ))
+                    }
+                };
+                vec![v; n]
+            }
+        })
+    }
+
+    fn bools(&mut self, f: &Csl) -> Result<Vec<bool>, CheckError> {
+        self.eval(f)?
+            .into_iter()
+            .map(|v| match v {
+                Value::Bool(b) => Ok(b),
+                _ => Err(CheckError::Eval(
+                    "a state formula must be a boolean, found a number".into(),
+                )),
+            })
+            .collect()
+    }
+
+    fn filter(
+        &mut self,
+        op: FilterOp,
+        prop: &Csl,
+        states: Option<&Csl>,
+    ) -> Result<Answer, CheckError> {
+        let v = self.eval(prop)?;
+        let sel: Vec<usize> = match states {
+            None => (0..v.len()).collect(),
+            Some(s) => {
+                let b = self.bools(s)?;
+                (0..v.len()).filter(|&i| b[i]).collect()
+            }
+        };
+        let pick: Vec<Value> = sel.iter().map(|&i| v[i]).collect();
+        let empty = || CheckError::Filter("the filter's state set is empty".into());
+        let nums = || -> Result<Vec<f64>, CheckError> {
+            pick.iter()
+                .map(|x| {
+                    num_of(*x).ok_or_else(|| CheckError::Eval("the filter needs numbers".into()))
+                })
+                .collect()
+        };
+        let bools = || -> Result<Vec<bool>, CheckError> {
+            pick.iter()
+                .map(|x| match x {
+                    Value::Bool(b) => Ok(*b),
+                    _ => Err(CheckError::Eval(
+                        "the filter needs a boolean property".into(),
+                    )),
+                })
+                .collect()
+        };
+        Ok(match op {
+            FilterOp::Forall => Answer::Bool(bools()?.into_iter().all(|b| b)),
+            FilterOp::Exists => Answer::Bool(bools()?.into_iter().any(|b| b)),
+            FilterOp::Count => Answer::Num(bools()?.into_iter().filter(|&b| b).count() as f64),
+            FilterOp::Min => Answer::Num(nums()?.into_iter().reduce(f64::min).ok_or_else(empty)?),
+            FilterOp::Max => Answer::Num(nums()?.into_iter().reduce(f64::max).ok_or_else(empty)?),
+            FilterOp::Sum => Answer::Num(nums()?.into_iter().sum()),
+            FilterOp::Avg => {
+                let x = nums()?;
+                if x.is_empty() {
+                    return Err(empty());
+                }
+                Answer::Num(x.iter().sum::<f64>() / x.len() as f64)
+            }
+            FilterOp::Range => {
+                let x = nums()?;
+                let lo = x.iter().copied().reduce(f64::min).ok_or_else(empty)?;
+                let hi = x.iter().copied().reduce(f64::max).ok_or_else(empty)?;
+                Answer::Range(lo, hi)
+            }
+            FilterOp::First => scalar(*pick.first().ok_or_else(empty)?),
+            FilterOp::State => {
+                if pick.len() != 1 {
+                    return Err(CheckError::Filter(format!(
+                        "filter(state, ...) needs exactly one state, the filter selects {}",
+                        pick.len()
+                    )));
+                }
+                scalar(pick[0])
+            }
+        })
+    }
+
+    fn transposed(&mut self) -> &SparseMatrix {
+        if self.rt.is_none() {
+            self.rt = Some(self.ctmc.r.transpose());
+        }
+        self.rt.as_ref().expect("just built")
+    }
+
+    fn solve_linear(
+        &mut self,
+        what: &str,
+        fixed: &[Option<f64>],
+        c: &[f64],
+    ) -> Result<Vec<f64>, CheckError> {
+        let options = self.options;
+        self.transposed();
+        let rt = self.rt.as_ref().expect("built");
+        let progress = &mut self.progress;
+        let sol = absorbing(rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
+            progress(what, m, it, d)
+        })?;
+        self.stats.iterations += sol.iterations;
+        if sol.iterations > 0 {
+            self.stats.methods.push(sol.method.name());
+        }
+        Ok(sol.x)
+    }
+
+    /// `P(a U b)` in every state.
+    fn until(&mut self, a: &[bool], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+        let no = prob0(&self.ctmc.r, a, b);
+        let yes = prob1(&self.ctmc.r, a, b, &no);
+        let fixed: Vec<Option<f64>> = (0..a.len())
+            .map(|i| {
+                if yes[i] {
+                    Some(1.0)
+                } else if no[i] {
+                    Some(0.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let c = vec![0.0; a.len()];
+        self.solve_linear("until", &fixed, &c)
+    }
+
+    /// The expected reward accumulated until `b` in every state (`+inf` where `b` is reached
+    /// with probability below 1).
+    fn reach_reward(&mut self, rates: &[f64], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+        let all = vec![true; b.len()];
+        let no = prob0(&self.ctmc.r, &all, b);
+        let sure = prob1(&self.ctmc.r, &all, b, &no);
+        let h = &self.ctmc.exit;
+        let fixed: Vec<Option<f64>> = (0..b.len())
+            .map(|i| {
+                if b[i] {
+                    Some(0.0)
+                } else if !sure[i] {
+                    Some(f64::INFINITY)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let c: Vec<f64> = (0..b.len())
+            .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
+            .collect();
+        self.solve_linear("reachability reward", &fixed, &c)
+    }
+
+    fn reward_rates(&mut self, k: usize) -> Result<Vec<f64>, CheckError> {
+        if k >= self.rewards.len() {
+            return Err(CheckError::Eval(format!(
+                "reward structure {} does not exist",
+                k + 1
+            )));
+        }
+        if self.reward_rates[k].is_none() {
+            self.reward_rates[k] =
+                Some(self.rewards[k].rates(self.model, self.actions, self.ctmc)?);
+        }
+        Ok(self.reward_rates[k].clone().expect("just computed"))
+    }
+
+    /// The bottom SCCs and their stationary distributions (computed once).
+    fn recurrent(&mut self) -> Result<(), CheckError> {
+        if self.pis.is_some() {
+            return Ok(());
+        }
+        let bsccs = bottom_sccs(&self.ctmc.r);
+        let mut pis = Vec::with_capacity(bsccs.len());
+        let options = self.options;
+        for b in &bsccs {
+            let progress = &mut self.progress;
+            let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
+            let sol = if b.len() == self.ctmc.len() {
+                steady_state(&self.ctmc.r, &options, &mut cb)?
+            } else {
+                let sub = self.ctmc.r.restrict(b);
+                steady_state(&sub, &options, &mut cb)?
+            };
+            self.stats.iterations += sol.iterations;
+            if sol.iterations > 0 {
+                self.stats.methods.push(sol.method.name());
+            }
+            pis.push(sol.x);
+        }
+        self.bsccs = Some(bsccs);
+        self.pis = Some(pis);
+        Ok(())
+    }
+
+    /// The long-run average of the state weights `w` from every state (thesis 2.3.1): in a
+    /// bottom SCC its stationary average; elsewhere the average over the bottom SCCs weighted
+    /// by the probabilities of reaching them.
+    fn long_run(&mut self, w: &[f64]) -> Result<Vec<f64>, CheckError> {
+        self.recurrent()?;
+        let n = w.len();
+        let bsccs = self.bsccs.as_ref().expect("computed");
+        let pis = self.pis.as_ref().expect("computed");
+        self.stats.bsccs = Some(bsccs.len());
+        let mut fixed = vec![None; n];
+        for (b, pi) in bsccs.iter().zip(pis) {
+            let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
+            for &s in b {
+                fixed[s as usize] = Some(v);
+            }
+        }
+        let c = vec![0.0; n];
+        self.solve_linear("long-run average", &fixed, &c)
+    }
+}
+
+fn marks(n: usize, set: &[usize]) -> Vals {
+    let mut v = vec![Value::Bool(false); n];
+    for &i in set {
+        v[i] = Value::Bool(true);
+    }
+    v
+}
+
+fn bounded(x: Vec<f64>, bound: Option<(Rel, f64)>) -> Vals {
+    match bound {
+        None => x.into_iter().map(Value::Real).collect(),
+        Some((r, p)) => x.into_iter().map(|v| Value::Bool(r.holds(v, p))).collect(),
+    }
+}
+
+fn num_of(v: Value) -> Option<f64> {
+    v.as_f64()
+}
+
+fn scalar(v: Value) -> Answer {
+    match v {
+        Value::Bool(b) => Answer::Bool(b),
+        v => Answer::Num(v.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+fn fold_initial(vals: &[Value]) -> Result<Answer, CheckError> {
+    if vals.len() == 1 {
+        return Ok(scalar(vals[0]));
+    }
+    if vals.iter().all(|v| matches!(v, Value::Bool(_))) {
+        return Ok(Answer::Bool(vals.iter().all(|v| *v == Value::Bool(true))));
+    }
+    let nums: Vec<f64> = vals.iter().filter_map(|v| v.as_f64()).collect();
+    let lo = nums.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = nums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Ok(if lo == hi {
+        Answer::Num(lo)
+    } else {
+        Answer::Range(lo, hi)
+    })
+}

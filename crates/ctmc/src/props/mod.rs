@@ -1,0 +1,105 @@
+//! Properties of a CTMC (the CSL fragment of PRISM's property language this crate computes)
+//! and their evaluation over the states of the chain.
+//!
+//! The property tree [`Csl`] is neutral: atoms are [`saturn_model::expr::Expr`]s over the model's
+//! variables, reward structures are [`RewardStructure`]s indexed by position; a front-end (the
+//! CLI for PRISM property files) translates into it. Every operator evaluates to one value per
+//! state ([`Checker::eval`]); the answer of a property is then taken in the initial state(s)
+//! ([`Checker::answer`]), as PRISM does.
+//!
+//! - `S=? [ phi ]`, `R=? [ S ]`: the long-run values of thesis section 2.3.1 through the bottom
+//!   SCCs of the chain (Tarjan), each solved as an irreducible chain, combined with the
+//!   probabilities of reaching them (one linear system on the embedded chain);
+//! - `P=? [ a U b ]`, `F b`: Prob0/Prob1 by backward search, then the embedded chain's linear
+//!   system from zero (section 2.3.4);
+//! - `R=? [ F b ]`: the expected reward accumulated until `b` (infinite where `b` is reached
+//!   with probability below 1).
+
+mod check;
+mod rewards;
+
+pub use check::{Answer, CheckError, Checker, Stats};
+pub use rewards::RewardStructure;
+
+use saturn_model::expr::{BinOp, Expr};
+
+/// A comparison in a bound `P>=0.5 [...]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rel {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Rel {
+    pub fn holds(self, x: f64, p: f64) -> bool {
+        match self {
+            Rel::Lt => x < p,
+            Rel::Le => x <= p,
+            Rel::Gt => x > p,
+            Rel::Ge => x >= p,
+        }
+    }
+}
+
+/// What a reward operator measures.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RewardPath {
+    /// `S`: the long-run reward rate.
+    Steady,
+    /// `F phi`: the reward accumulated until `phi`.
+    Reach(Box<Csl>),
+}
+
+/// Filters (PRISM's `filter(op, prop, states)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterOp {
+    Min,
+    Max,
+    Sum,
+    Avg,
+    Count,
+    First,
+    Range,
+    Forall,
+    Exists,
+    State,
+}
+
+/// A state or path formula of the supported fragment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Csl {
+    /// An expression over the model's variables (boolean or numeric).
+    Expr(Expr),
+    /// The initial states (PRISM's `"init"`).
+    Init,
+    /// The deadlock states (PRISM's `"deadlock"`).
+    Deadlock,
+    Not(Box<Csl>),
+    /// Connectives, comparisons and arithmetic, state by state.
+    Bin(BinOp, Box<Csl>, Box<Csl>),
+    /// `P=? [ left U right ]` (`F right` is `true U right`) or `P ~ p [ ... ]`.
+    Until {
+        bound: Option<(Rel, f64)>,
+        left: Box<Csl>,
+        right: Box<Csl>,
+    },
+    /// `S=? [ phi ]` or `S ~ p [ phi ]`.
+    Steady {
+        bound: Option<(Rel, f64)>,
+        phi: Box<Csl>,
+    },
+    /// `R{structure}=? [ path ]` or with a bound.
+    Reward {
+        bound: Option<(Rel, f64)>,
+        structure: usize,
+        path: RewardPath,
+    },
+    /// `filter(op, prop, states)`; `states` = every state when `None`.
+    Filter {
+        op: FilterOp,
+        prop: Box<Csl>,
+        states: Option<Box<Csl>>,
+    },
+}

@@ -1,0 +1,82 @@
+//! The linear systems of unbounded until and reachability rewards on the embedded chain
+//! (thesis section 2.3.4, Figure 6.5): `x[s] = c[s] + sum_j R[s][j] x[j] / h[s]` for the
+//! unknown states, `x[s]` fixed for the others, iterated from the zero vector.
+
+use super::steady::not_converged;
+use super::{difference, with_fallback, Method, Options, Progress, Solution, SolveError};
+use crate::matrix::RateMatrix;
+
+/// Solve `x[s] = fixed[s]` where given, else `x[s] = c[s] + (sum_j R[s][j] x[j]) / h[s]`.
+///
+/// `rt` is the TRANSPOSE of the rate matrix `R` (so its columns are `R`'s rows: a
+/// Gauss-Seidel sweep over them updates `x[s]` from the successors of `s`), `h` the exit rates
+/// of `R`. Every unknown state must have `h[s] > 0` and reach a fixed state with probability 1
+/// (the callers' graph precomputation guarantees it). Starts from zero on the unknown states;
+/// the power method is Jacobi here.
+pub fn absorbing(
+    rt: &dyn RateMatrix,
+    h: &[f64],
+    fixed: &[Option<f64>],
+    c: &[f64],
+    o: &Options,
+    progress: Progress,
+) -> Result<Solution, SolveError> {
+    let n = rt.states();
+    let start: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(0.0)).collect();
+    if fixed.iter().all(Option::is_some) {
+        return Ok(Solution {
+            x: start,
+            iterations: 0,
+            method: o.method,
+        });
+    }
+    debug_assert_eq!(n, h.len());
+    with_fallback(o, progress, |method, progress| {
+        let mut x = start.clone();
+        let mut prev = x.clone();
+        let mut y = vec![0.0; n];
+        let mut diff = f64::INFINITY;
+        for it in 1..=o.max_iters {
+            prev.copy_from_slice(&x);
+            match method {
+                Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
+                    let w = if let Method::Jor(w) = method { w } else { 1.0 };
+                    y.iter_mut().for_each(|v| *v = 0.0);
+                    rt.vec_mul_add(&prev, &mut y);
+                    for s in 0..n {
+                        if fixed[s].is_none() {
+                            x[s] = (1.0 - w) * prev[s] + w * (c[s] + y[s] / h[s]);
+                        }
+                    }
+                }
+                Method::GaussSeidel(order) | Method::Sor(order, _) => {
+                    let w = if let Method::Sor(_, w) = method {
+                        w
+                    } else {
+                        1.0
+                    };
+                    let prev = &prev;
+                    rt.gauss_seidel_sweep(&mut x, order, &mut |s, sum| match fixed[s] {
+                        Some(v) => v,
+                        None => (1.0 - w) * prev[s] + w * (c[s] + sum / h[s]),
+                    });
+                }
+            }
+            diff = difference(&prev, &x, o.convergence);
+            if diff.is_nan() {
+                return Err(not_converged(method, it, diff, o));
+            }
+            if !progress(&method, it, diff) {
+                return Err(SolveError::Interrupted);
+            }
+            if diff < o.epsilon {
+                return Ok(Solution {
+                    x,
+                    iterations: it,
+                    method,
+                });
+            }
+        }
+        Err(not_converged(method, o.max_iters, diff, o))
+    })
+}

@@ -1,0 +1,207 @@
+//! Iterative solvers over any [`RateMatrix`] (the explicit sparse engine or the EV*MDD one):
+//! the stationary distribution of an irreducible chain ([`steady_state`], thesis section
+//! 2.3.1) and the linear systems of unbounded until and reachability rewards on the embedded
+//! chain ([`absorbing`], thesis section 2.3.4).
+//!
+//! Methods: power (uniformised), Jacobi (Figure 6.2), JOR, Gauss-Seidel forward and backward
+//! (Figures 6.3-6.4 on an EV*MDD) and SOR. Convergence: the largest difference between two
+//! iterates, relative (`|x' - x| / |x'|`, PRISM's default) or absolute, below `epsilon`. A
+//! solver that does not converge within `max_iters` is [`SolveError::NotConverged`], never a
+//! number. [`Method::Auto`] tries backward Gauss-Seidel, then forward Gauss-Seidel, then the
+//! power method, each with the full iteration budget.
+
+mod linear;
+mod steady;
+
+pub use linear::absorbing;
+pub use steady::steady_state;
+
+use crate::matrix::Sweep;
+
+/// An iterative method.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// Backward Gauss-Seidel, then forward, then power, until one converges.
+    Auto,
+    /// Power iteration on the uniformised chain (steady state); Jacobi for linear systems.
+    Power,
+    Jacobi,
+    /// Jacobi over-relaxation with weight `omega` in (0, 2).
+    Jor(f64),
+    GaussSeidel(Sweep),
+    /// Successive over-relaxation with weight `omega` in (0, 2).
+    Sor(Sweep, f64),
+}
+
+impl Method {
+    /// A short name (`gs`, `bgs`, `sor(1.2)`, ...).
+    pub fn name(&self) -> String {
+        match self {
+            Method::Auto => "auto".into(),
+            Method::Power => "power".into(),
+            Method::Jacobi => "jacobi".into(),
+            Method::Jor(w) => format!("jor({w})"),
+            Method::GaussSeidel(Sweep::Forward) => "gs".into(),
+            Method::GaussSeidel(Sweep::Backward) => "bgs".into(),
+            Method::Sor(Sweep::Forward, w) => format!("sor({w})"),
+            Method::Sor(Sweep::Backward, w) => format!("bsor({w})"),
+        }
+    }
+
+    /// The methods [`Method::Auto`] tries, in order.
+    fn candidates(self) -> Vec<Method> {
+        match self {
+            Method::Auto => vec![
+                Method::GaussSeidel(Sweep::Backward),
+                Method::GaussSeidel(Sweep::Forward),
+                Method::Power,
+            ],
+            m => vec![m],
+        }
+    }
+}
+
+/// How differences between iterates are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convergence {
+    Relative,
+    Absolute,
+}
+
+/// Solver settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    pub method: Method,
+    pub epsilon: f64,
+    pub convergence: Convergence,
+    pub max_iters: usize,
+}
+
+impl Default for Options {
+    /// PRISM's defaults: relative difference 1e-6, 10,000 iterations; the automatic method.
+    fn default() -> Self {
+        Options {
+            method: Method::Auto,
+            epsilon: 1e-6,
+            convergence: Convergence::Relative,
+            max_iters: 10_000,
+        }
+    }
+}
+
+/// A converged solution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub x: Vec<f64>,
+    /// Iterations of the method that converged (plus those of methods tried before it).
+    pub iterations: usize,
+    /// The method that converged.
+    pub method: Method,
+}
+
+/// Why a solver gave no answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("{method} did not converge within {iterations} iterations (last difference {diff:e}, epsilon {epsilon:e}); try another --solver, a larger --max-iters or a larger --epsilon")]
+    NotConverged {
+        method: String,
+        iterations: usize,
+        diff: f64,
+        epsilon: f64,
+    },
+    #[error("bad solver option: {0}")]
+    BadOption(String),
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// Progress of an iteration: the method, the iteration number and the last difference. Return
+/// `false` to stop (the solver then fails with [`SolveError::Interrupted`]).
+pub type Progress<'a> = &'a mut dyn FnMut(&Method, usize, f64) -> bool;
+
+/// The largest difference between `old` and `new` under `c`.
+fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
+    let mut d: f64 = 0.0;
+    for (&a, &b) in old.iter().zip(new) {
+        if a == b {
+            continue;
+        }
+        let diff = (b - a).abs();
+        let diff = match c {
+            Convergence::Absolute => diff,
+            Convergence::Relative if b != 0.0 => diff / b.abs(),
+            Convergence::Relative => diff,
+        };
+        if diff > d || diff.is_nan() {
+            d = diff;
+        }
+    }
+    d
+}
+
+fn check_options(o: &Options) -> Result<(), SolveError> {
+    if !(o.epsilon > 0.0 && o.epsilon.is_finite()) {
+        return Err(SolveError::BadOption(format!(
+            "epsilon must be positive, got {}",
+            o.epsilon
+        )));
+    }
+    let omega = match o.method {
+        Method::Jor(w) | Method::Sor(_, w) => Some(w),
+        _ => None,
+    };
+    if let Some(w) = omega {
+        if !(w > 0.0 && w < 2.0) {
+            return Err(SolveError::BadOption(format!(
+                "the relaxation weight must lie in (0, 2), got {w}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Run `one` (one method) for each candidate of `o.method` until one converges.
+fn with_fallback(
+    o: &Options,
+    progress: Progress,
+    mut one: impl FnMut(Method, Progress) -> Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    check_options(o)?;
+    let mut spent = 0;
+    let mut last = None;
+    for m in o.method.candidates() {
+        match one(m, progress) {
+            Ok(mut s) => {
+                s.iterations += spent;
+                return Ok(s);
+            }
+            Err(SolveError::NotConverged {
+                method,
+                iterations,
+                diff,
+                epsilon,
+            }) => {
+                spent += iterations;
+                last = Some(SolveError::NotConverged {
+                    method,
+                    iterations,
+                    diff,
+                    epsilon,
+                });
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    match (last, o.method) {
+        (Some(SolveError::NotConverged { diff, epsilon, .. }), Method::Auto) => {
+            Err(SolveError::NotConverged {
+                method: "every automatic method (bgs, gs, power)".into(),
+                iterations: spent,
+                diff,
+                epsilon,
+            })
+        }
+        (Some(e), _) => Err(e),
+        (None, _) => Err(SolveError::BadOption("no method".into())),
+    }
+}

@@ -1,0 +1,314 @@
+//! The symbolic CTMC engine (thesis section 6.2): the reachable states by saturation, the
+//! lexicographic index function of the reachable set as an EV+MDD (Definitions 14-15), the
+//! off-diagonal rate matrix `R` over the reachable states as an EV*MxD on interleaved levels
+//! (`build`), and the [`RateMatrix`] operations by traversal of both diagrams: Jacobi's
+//! vector-matrix product (Figure 6.2, `walk`), the two-phase Gauss-Seidel sweep (Figures
+//! 6.3-6.4, `gauss_seidel`), optionally over the split-point cache (Figures 6.6-6.7, `cache`).
+
+mod build;
+pub mod cache;
+pub mod gauss_seidel;
+pub mod walk;
+
+use saturn_dd::ev::{Ev, EvPlusForest, EvStarForest};
+use saturn_dd::NodeId;
+use saturn_model::GeneralModel;
+use saturn_symbolic::encode::{
+    generate_general, EncodeError, Encoded, GenMethod, GeneralStateSpace,
+};
+use saturn_symbolic::Limits;
+
+use crate::{RateMatrix, Sweep};
+use build::{overflow, RateBuilder};
+use cache::SplitCache;
+use walk::{Entries, Part, Walker};
+
+/// Bytes of one node record and of one edge of an edge-valued forest (level, offset, length
+/// and hash; index, child and a 64-bit value).
+const NODE_BYTES: u64 = 16;
+const EDGE_BYTES: u64 = 16;
+
+/// The default split-point threshold of the cache (paths below a split point).
+pub const DEFAULT_CACHE_THRESHOLD: u64 = 4096;
+
+/// Why a symbolic CTMC could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// A command's guard, rate or update cannot be evaluated where it matters.
+    #[error("{location}: {what} (command {event})")]
+    Event {
+        location: String,
+        event: String,
+        what: String,
+    },
+    #[error("a rate overflows the floating-point range")]
+    Overflow,
+    #[error("{0} reachable states: more than the {max} a probability vector can index", max = u32::MAX)]
+    TooManyStates(String),
+}
+
+/// Sizes of the symbolic structures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SymbolicStats {
+    /// Nodes and edges of the EV*MxD of `R`.
+    pub matrix_nodes: usize,
+    pub matrix_edges: usize,
+    /// Nodes and edges of the index EV+MDD.
+    pub index_nodes: usize,
+    pub index_edges: usize,
+    /// Entries of the cache's top-level and bottom-level arrays (0 without a cache).
+    pub cache_top: usize,
+    pub cache_bottom: usize,
+}
+
+/// A CTMC with its rate matrix as an EV*MxD and its state indexing as an EV+MDD.
+pub struct SymbolicCtmc {
+    enc: Encoded,
+    reached: NodeId,
+    matrices: EvStarForest,
+    r: Ev<f64>,
+    index_forest: EvPlusForest,
+    index: Ev<i64>,
+    states: usize,
+    nonzeros: u64,
+    self_loops: u64,
+    deadlocks: u64,
+    cache: Option<SplitCache>,
+}
+
+impl SymbolicCtmc {
+    /// Generate the reachable states of `model` by saturation with the variable order `order`
+    /// (`order[k-1]` is the variable at level `k`) and build the chain.
+    pub fn generate(
+        model: &GeneralModel,
+        order: &[usize],
+        limits: &Limits,
+    ) -> Result<SymbolicCtmc, BuildError> {
+        let (enc, ss) = generate_general(model, order, GenMethod::Saturation, limits)?;
+        SymbolicCtmc::from_state_space(model, enc, &ss)
+    }
+
+    /// Build the chain over a generated state space (from
+    /// [`saturn_symbolic::encode::generate_general`]): the index function, then one matrix
+    /// per event over the reachable rows, their sum and its off-diagonal part.
+    pub fn from_state_space(
+        model: &GeneralModel,
+        enc: Encoded,
+        ss: &GeneralStateSpace,
+    ) -> Result<SymbolicCtmc, BuildError> {
+        let levels = enc.order.len();
+        let domains: Vec<u32> = (1..=levels).map(|k| enc.sets.domain(k)).collect();
+        let states = usize::try_from(&ss.states)
+            .ok()
+            .filter(|&n| n <= u32::MAX as usize)
+            .ok_or_else(|| BuildError::TooManyStates(ss.states.to_string()))?;
+        let mut index_forest = EvPlusForest::new(&domains);
+        let index = index_forest
+            .index_function(&enc.sets, ss.reached)
+            .map_err(overflow)?;
+        index_forest.add_root(index);
+        let mut matrices = EvStarForest::new_interleaved(&domains);
+        let mut total = Ev::default_fn();
+        for e in 0..model.events.len() {
+            let mut b = RateBuilder::new(model, &enc.sets, &enc.order, e);
+            let m = b.event_matrix(&mut matrices, ss.reached)?;
+            total = matrices.sum(total, m).map_err(overflow)?;
+        }
+        let with_loops = matrices.count_paths(total);
+        let r = matrices.off_diagonal(total).map_err(overflow)?;
+        let nonzeros = matrices.count_paths(r);
+        matrices.add_root(r);
+        matrices.gc(&[]);
+        let deadlocks = u64::try_from(&ss.deadlocks).unwrap_or(u64::MAX);
+        Ok(SymbolicCtmc {
+            reached: ss.reached,
+            enc,
+            matrices,
+            r,
+            index_forest,
+            index,
+            states,
+            nonzeros: u64::try_from(nonzeros).unwrap_or(u64::MAX),
+            self_loops: u64::try_from(with_loops - nonzeros).unwrap_or(u64::MAX),
+            deadlocks,
+            cache: None,
+        })
+    }
+
+    /// Build the split-point cache (Figures 6.6-6.7) with the given threshold; afterwards
+    /// every operation runs over the cache.
+    pub fn enable_cache(&mut self, threshold: u64) {
+        let c = SplitCache::build(&self.walker(), threshold);
+        self.cache = Some(c);
+    }
+
+    /// Drop the cache: operations traverse the diagrams again.
+    pub fn disable_cache(&mut self) {
+        self.cache = None;
+    }
+
+    /// The cache, if enabled.
+    pub fn cache(&self) -> Option<&SplitCache> {
+        self.cache.as_ref()
+    }
+
+    pub(crate) fn walker(&self) -> Walker<'_> {
+        Walker {
+            m: &self.matrices,
+            idx: &self.index_forest,
+            rate: self.r.val,
+            root: self.r.node,
+            index_root: self.index.node,
+        }
+    }
+
+    /// Visit every entry `(row, column, rate)` of `R` in the lexicographic order of the
+    /// interleaved pairs (through the cache when it is enabled).
+    pub fn for_each_entry(
+        &self,
+        part: Part,
+        reverse: bool,
+        visit: &mut impl FnMut(usize, usize, f64),
+    ) {
+        match &self.cache {
+            Some(c) => c.for_each(part, reverse, visit),
+            None => self.walker().for_each(part, reverse, visit),
+        }
+    }
+
+    /// The rate `R[row, col]` looked up in the EV*MxD (states as local indices per level);
+    /// `0` on the diagonal and off the matrix.
+    pub fn rate(&self, row: &[u32], col: &[u32]) -> f64 {
+        let t = EvStarForest::matrix_tuple(row, col);
+        self.matrices.eval(self.r, &t).unwrap_or(f64::INFINITY)
+    }
+
+    /// The index of a state (local indices per level) under the index function, `None` if
+    /// it is not reachable.
+    pub fn index_of_local(&self, local: &[u32]) -> Option<usize> {
+        self.index_forest
+            .index_of(self.index, local)
+            .map(|i| i as usize)
+    }
+
+    /// The index of a state given by its variables' values.
+    pub fn index_of(&self, model: &GeneralModel, values: &[i64]) -> Option<usize> {
+        self.index_of_local(&self.enc.local(model, values))
+    }
+
+    /// The state (local indices per level) of index `i`.
+    pub fn local_state(&self, i: usize) -> Option<Vec<u32>> {
+        self.index_forest.state_of_index(self.index, i as u64)
+    }
+
+    /// The state (variable values) of index `i`.
+    pub fn state(&self, model: &GeneralModel, i: usize) -> Option<Vec<i64>> {
+        self.local_state(i).map(|l| self.enc.values(model, &l))
+    }
+
+    /// The encoding: the set forest (with the reachable set [`SymbolicCtmc::reached`]) and
+    /// the variable order.
+    pub fn encoded(&self) -> &Encoded {
+        &self.enc
+    }
+
+    /// The reachable states, a node of `encoded().sets`.
+    pub fn reached(&self) -> NodeId {
+        self.reached
+    }
+
+    /// Reachable states without any successor (PRISM gives each a self-loop; nothing is
+    /// stored for them in `R`).
+    pub fn deadlocks(&self) -> u64 {
+        self.deadlocks
+    }
+
+    /// Reachable states with a transition to themselves (not stored in `R`).
+    pub fn self_loops(&self) -> u64 {
+        self.self_loops
+    }
+
+    /// PRISM's transition count: the nonzeros of `R`, the self-loops and one self-loop per
+    /// deadlock state.
+    pub fn prism_transitions(&self) -> u64 {
+        self.nonzeros + self.self_loops + self.deadlocks
+    }
+
+    /// Node and edge counts of the diagrams and entry counts of the cache.
+    pub fn stats(&self) -> SymbolicStats {
+        let (matrix_nodes, matrix_edges) = self.matrices.count_nodes_edges(&[self.r]);
+        let (index_nodes, index_edges) = self.index_forest.count_nodes_edges(&[self.index]);
+        let (cache_top, cache_bottom) = self.cache.as_ref().map_or((0, 0), |c| c.sizes());
+        SymbolicStats {
+            matrix_nodes,
+            matrix_edges,
+            index_nodes,
+            index_edges,
+            cache_top,
+            cache_bottom,
+        }
+    }
+
+    /// Bytes of the EV*MxD of `R` (node records and edges).
+    pub fn matrix_bytes(&self) -> u64 {
+        let s = self.stats();
+        s.matrix_nodes as u64 * NODE_BYTES + s.matrix_edges as u64 * EDGE_BYTES
+    }
+
+    /// Bytes of the index EV+MDD.
+    pub fn index_bytes(&self) -> u64 {
+        let s = self.stats();
+        s.index_nodes as u64 * NODE_BYTES + s.index_edges as u64 * EDGE_BYTES
+    }
+
+    /// Bytes of the cache arrays (0 without a cache).
+    pub fn cache_bytes(&self) -> u64 {
+        self.cache.as_ref().map_or(0, SplitCache::bytes)
+    }
+
+    /// What compressed sparse rows would take for the same `R`: 8 bytes of rate and 4 of
+    /// column per nonzero, 4 per row pointer.
+    pub fn csr_bytes(&self) -> u64 {
+        12 * self.nonzeros + 4 * (self.states as u64 + 1)
+    }
+}
+
+impl RateMatrix for SymbolicCtmc {
+    fn states(&self) -> usize {
+        self.states
+    }
+
+    fn nonzeros(&self) -> u64 {
+        self.nonzeros
+    }
+
+    fn exit_rates(&self) -> Vec<f64> {
+        let mut h = vec![0.0; self.states];
+        self.for_each_entry(Part::All, false, &mut |s, _, r| h[s] += r);
+        h
+    }
+
+    /// Thesis Figure 6.2 (*JacobiRecur*, line 3 accumulating into `y`).
+    fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
+        self.for_each_entry(Part::All, false, &mut |s, d, r| y[d] += x[s] * r);
+    }
+
+    /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
+    fn gauss_seidel_sweep(
+        &self,
+        x: &mut [f64],
+        order: Sweep,
+        f: &mut dyn FnMut(usize, f64) -> f64,
+    ) {
+        match &self.cache {
+            Some(c) => gauss_seidel::two_phase_sweep(c, x, order, f),
+            None => gauss_seidel::two_phase_sweep(&self.walker(), x, order, f),
+        }
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.matrix_bytes() + self.index_bytes() + self.cache_bytes()
+    }
+}

@@ -1,0 +1,119 @@
+//! Matrix operations on interleaved (`2L`-level) edge-valued diagrams needed by the CTMC
+//! engines (thesis section 6.2.1): dropping the diagonal of a matrix, and counting the
+//! non-default entries (the paths of a diagram).
+
+use rustc_hash::FxHashMap;
+
+use super::{Ev, EvForest, EvValue, Overflow};
+use crate::forest::Edge;
+use crate::NodeId;
+
+impl<V: EvValue> EvForest<V> {
+    /// The matrix `f` with its diagonal entries `f[i||i]` set to the default value (EV*: `0`,
+    /// EV+: `+∞`): a CTMC's rate matrix without self-loops. Along a path that has kept the
+    /// row equal to the column so far, the pair `(i, i)` recurs and every pair `(i, j≠i)` keeps
+    /// its sub-diagram unchanged; the recursion is memoised on the node (cache `off_diag`).
+    pub fn off_diagonal(&mut self, f: Ev<V>) -> Result<Ev<V>, Overflow> {
+        assert!(self.is_interleaved(), "off_diagonal: a matrix forest");
+        if f.is_default() {
+            return Ok(f);
+        }
+        let r = self.off_diagonal_rec(f.node)?;
+        if r.is_default() {
+            return Ok(r);
+        }
+        Ok(Ev {
+            val: V::combine(f.val, r.val)?,
+            node: r.node,
+        })
+    }
+
+    /// The off-diagonal part of node `n` (an unprimed node, or a terminal) as a dangling edge.
+    fn off_diagonal_rec(&mut self, n: NodeId) -> Result<Ev<V>, Overflow> {
+        if n.is_terminal() {
+            // a whole path on the diagonal: dropped
+            return Ok(Ev::default_fn());
+        }
+        if let Some((val, node)) = self.caches.off_diag.get(n) {
+            return Ok(Ev { val, node });
+        }
+        let k = self.level(n);
+        let mut rows = Vec::with_capacity(self.edges(n).len());
+        for e in self.edges(n).to_vec() {
+            let mut cols = self.edges(e.child).to_vec();
+            if let Ok(pos) = cols.binary_search_by_key(&e.idx, |c| c.idx) {
+                let below = self.off_diagonal_rec(cols[pos].child)?;
+                cols[pos] = Edge::valued(
+                    e.idx,
+                    below.node,
+                    if below.is_default() {
+                        V::DEFAULT
+                    } else {
+                        V::combine(cols[pos].val, below.val)?
+                    },
+                );
+            }
+            let p = self.normalize(k - 1, &mut cols)?;
+            if !p.is_default() {
+                rows.push(Edge::valued(e.idx, p.node, V::combine(e.val, p.val)?));
+            }
+        }
+        let r = self.normalize(k, &mut rows)?;
+        self.caches.off_diag.insert(n, (r.val, r.node));
+        Ok(r)
+    }
+
+    /// The number of non-default entries of `f` (its paths to the terminal), saturating at
+    /// `u128::MAX`.
+    pub fn count_paths(&self, f: Ev<V>) -> u128 {
+        if f.is_default() {
+            return 0;
+        }
+        if f.node.is_terminal() {
+            return 1;
+        }
+        self.paths_below(f.node)[&f.node]
+    }
+
+    /// The number of paths to the terminal below each node reachable from `root` (saturating).
+    pub fn paths_below(&self, root: NodeId) -> FxHashMap<NodeId, u128> {
+        fn rec<V: EvValue>(
+            ev: &EvForest<V>,
+            n: NodeId,
+            memo: &mut FxHashMap<NodeId, u128>,
+        ) -> u128 {
+            if n.is_terminal() {
+                return u128::from(n == NodeId::ONE);
+            }
+            if let Some(&c) = memo.get(&n) {
+                return c;
+            }
+            let c = ev
+                .edges(n)
+                .iter()
+                .fold(0u128, |acc, e| acc.saturating_add(rec(ev, e.child, memo)));
+            memo.insert(n, c);
+            c
+        }
+        let mut memo = FxHashMap::default();
+        rec(self, root, &mut memo);
+        memo
+    }
+
+    /// The distinct non-terminal nodes reachable from `roots` and their stored edges:
+    /// `(nodes, edges)`, the figures behind the memory a diagram takes.
+    pub fn count_nodes_edges(&self, roots: &[Ev<V>]) -> (usize, usize) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<NodeId> = roots.iter().map(|r| r.node).collect();
+        let mut edges = 0;
+        while let Some(n) = stack.pop() {
+            if n.is_terminal() || !seen.insert(n) {
+                continue;
+            }
+            let es = self.edges(n);
+            edges += es.len();
+            stack.extend(es.iter().map(|e| e.child));
+        }
+        (seen.len(), edges)
+    }
+}
