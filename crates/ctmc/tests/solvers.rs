@@ -6,34 +6,15 @@
 
 #![allow(clippy::needless_range_loop)] // dense linear algebra reads best with indices
 
+mod common;
+
+use common::{closure, gauss};
 use proptest::prelude::*;
 
 use saturn_ctmc::graph::{bottom_sccs, prob0, prob1};
 use saturn_ctmc::solve::{absorbing, steady_state, Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseMatrix;
 use saturn_ctmc::{RateMatrix, Sweep};
-
-/// Dense Gaussian elimination with partial pivoting: solve `a x = b`.
-fn gauss(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for c in 0..n {
-        let p = (c..n)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-            .expect("a row");
-        a.swap(c, p);
-        b.swap(c, p);
-        for r in 0..n {
-            if r != c && a[r][c] != 0.0 {
-                let f = a[r][c] / a[c][c];
-                for k in c..n {
-                    a[r][k] -= f * a[c][k];
-                }
-                b[r] -= f * b[c];
-            }
-        }
-    }
-    (0..n).map(|i| b[i] / a[i][i]).collect()
-}
 
 /// The stationary distribution of dense off-diagonal rates `r`, directly: `pi Q = 0` with the
 /// last equation replaced by `sum pi = 1`.
@@ -209,25 +190,7 @@ proptest! {
     fn bottom_sccs_are_the_closed_components(r in (1usize..10).prop_flat_map(|n| rates(n, false))) {
         let n = r.len();
         let m = matrix(&r);
-        // reachability by Floyd-Warshall
-        let mut reach = vec![vec![false; n]; n];
-        for i in 0..n {
-            reach[i][i] = true;
-            for j in 0..n {
-                if r[i][j] != 0.0 {
-                    reach[i][j] = true;
-                }
-            }
-        }
-        for k in 0..n {
-            for i in 0..n {
-                for j in 0..n {
-                    if reach[i][k] && reach[k][j] {
-                        reach[i][j] = true;
-                    }
-                }
-            }
-        }
+        let reach = closure(&r);
         // i is in a bottom SCC iff everything it reaches reaches it back
         let mut want: Vec<Vec<u32>> = Vec::new();
         for i in 0..n {

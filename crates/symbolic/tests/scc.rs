@@ -1,21 +1,29 @@
 //! The SCC engines against Tarjan's algorithm on the explicit reachability graph
 //! (crates/reference): on random small nets under random level orders, and on every contest
-//! net under `../shared/benchmarks/mcc/` with at most 30 000 states. Lockstep must find exactly
-//! the states on nontrivial cycles and the number of nontrivial SCCs; XB the terminal SCCs
-//! themselves (each class as a set of states).
+//! net under `../shared/benchmarks/mcc/` with at most 30 000 states. Every method must find exactly
+//! the states on nontrivial cycles and the number of nontrivial SCCs, for every method that
+//! finds them (Lockstep, XBSat); the terminal-SCC methods (XB with BFS, XBSat) the terminal
+//! SCCs themselves (each class as a set of states), where they enumerate them.
 
 use std::collections::{BTreeSet, HashMap};
 
 use proptest::prelude::*;
 use saturn_dd::{Forest, NodeId};
+use saturn_logic::StateFormula;
 use saturn_model::{Model, PetriNet};
 use saturn_reference::mcc::{benchmark_dir, instances_up_to};
-use saturn_reference::scc::{Graph, Sccs};
-use saturn_reference::strategies::{petri_net, small_net};
-use saturn_reference::{explore_model, ExplicitStateSpace};
-use saturn_symbolic::scc::{scc_of_model, SccMethod, SccOptions};
+use saturn_reference::scc::{streett_fair_states, Graph, Sccs, StreettPair};
+use saturn_reference::strategies::{boolean_formula, petri_net, small_net};
+use saturn_reference::{explore_model, explore_petri, CtlChecker, Deadlocks, ExplicitStateSpace};
+use saturn_symbolic::atoms::Atoms;
+use saturn_symbolic::scc::{fair_of_model, scc_of_model, SccMethod, SccOptions, Streett};
 
 type States = BTreeSet<usize>;
+
+/// The methods that find the states in SCCs.
+const SCC_METHODS: [SccMethod; 3] = [SccMethod::Lockstep, SccMethod::XbSat, SccMethod::Tc];
+/// The methods that find the terminal SCCs.
+const TERMINAL_METHODS: [SccMethod; 3] = [SccMethod::XbBfs, SccMethod::XbSat, SccMethod::Tc];
 
 /// The explicit state numbers of a symbolic set.
 fn states_of(forest: &Forest, set: NodeId, index: &HashMap<Vec<u32>, usize>) -> States {
@@ -39,8 +47,9 @@ fn check(
     gc_always: bool,
     what: &str,
 ) -> usize {
-    let opts = |method| SccOptions {
+    let opts = |method, terminal| SccOptions {
         gc_always,
+        terminal,
         ..SccOptions::new(method)
     };
     let graph = Graph::new(space);
@@ -59,37 +68,60 @@ fn check(
         .map(|(s, _)| s)
         .collect();
 
-    let out = scc_of_model(model, opts(SccMethod::Lockstep), None).unwrap();
-    let reach = states_of(&out.sets, out.reachable, &index);
-    assert_eq!(reach.len(), space.num_states(), "{what}: reachable states");
-    assert_eq!(
-        states_of(&out.sets, out.states, &index),
-        want_states,
-        "{what}: Lockstep SCC states"
-    );
-    assert_eq!(out.state_count.to_string(), want_states.len().to_string());
-    assert_eq!(
-        out.count as usize,
-        sccs.nontrivial_count(),
-        "{what}: Lockstep SCC count"
-    );
+    for method in SCC_METHODS {
+        let out = scc_of_model(model, opts(method, false), None).unwrap();
+        let m = method.name();
+        let reach = states_of(&out.sets, out.reachable, &index);
+        assert_eq!(
+            reach.len(),
+            space.num_states(),
+            "{what}: {m}: reachable states"
+        );
+        assert_eq!(
+            states_of(&out.sets, out.states, &index),
+            want_states,
+            "{what}: {m}: SCC states"
+        );
+        assert_eq!(out.state_count.to_string(), want_states.len().to_string());
+        if let Some(n) = out.count {
+            assert_eq!(
+                n as usize,
+                sccs.nontrivial_count(),
+                "{what}: {m}: SCC count"
+            );
+        }
+    }
 
-    let out = scc_of_model(model, opts(SccMethod::XbBfs), None).unwrap();
     let want: BTreeSet<States> = sccs
         .terminal()
         .into_iter()
         .map(|c| c.into_iter().map(|s| s as usize).collect())
         .collect();
-    let got: BTreeSet<States> = out
-        .classes
-        .iter()
-        .map(|&c| states_of(&out.sets, c, &index))
-        .collect();
-    assert_eq!(got.len(), out.classes.len(), "{what}: a class found twice");
-    assert_eq!(got, want, "{what}: XB terminal SCCs");
-    assert_eq!(out.count as usize, want.len());
     let union: States = want.iter().flatten().copied().collect();
-    assert_eq!(states_of(&out.sets, out.states, &index), union);
+    for method in TERMINAL_METHODS {
+        let out = scc_of_model(model, opts(method, true), None).unwrap();
+        let m = method.name();
+        assert_eq!(
+            states_of(&out.sets, out.states, &index),
+            union,
+            "{what}: {m}: terminal SCC states"
+        );
+        assert_eq!(out.state_count.to_string(), union.len().to_string());
+        if let Some(n) = out.count {
+            assert_eq!(n as usize, want.len(), "{what}: {m}: terminal SCC count");
+            let got: BTreeSet<States> = out
+                .classes
+                .iter()
+                .map(|&c| states_of(&out.sets, c, &index))
+                .collect();
+            assert_eq!(
+                got.len(),
+                out.classes.len(),
+                "{what}: {m}: a class found twice"
+            );
+            assert_eq!(got, want, "{what}: {m}: terminal SCCs");
+        }
+    }
     sccs.nontrivial_count()
 }
 
@@ -153,4 +185,79 @@ fn mcc_nets_match_tarjan() {
         checked > 0,
         "no contest instance with at most {MAX_STATES} states"
     );
+}
+
+/// Streett-fair cycle states of `net` (lowered with `order`) by every fair method, against the
+/// explicit SCC refinement of crates/reference.
+fn check_streett(net: &PetriNet, order: &[usize], pairs: &[(StateFormula, StateFormula)]) {
+    let Ok(space) = explore_petri(net, 3000) else {
+        return;
+    };
+    let explicit = CtlChecker::new(net, &space, Deadlocks::Maximal);
+    let ref_pairs: Vec<StreettPair> = pairs
+        .iter()
+        .map(|(r, c)| StreettPair {
+            r: explicit.sat(r).unwrap(),
+            c: explicit.sat(c).unwrap(),
+        })
+        .collect();
+    let want: States = streett_fair_states(explicit.graph(), &ref_pairs)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b)
+        .map(|(s, _)| s)
+        .collect();
+    let index: HashMap<Vec<u64>, usize> = space
+        .markings
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.clone(), i))
+        .collect();
+    let model = net.to_model(order).unwrap();
+    let atoms = Atoms::for_petri(&model, order);
+    for method in [SccMethod::Tc, SccMethod::Lockstep] {
+        let st = Streett {
+            atoms: &atoms,
+            pairs,
+        };
+        let out = fair_of_model(&model, st, SccOptions::new(method), None).unwrap();
+        let mut got = States::new();
+        out.sets.for_each_state(out.states, usize::MAX, |t| {
+            let mut m = vec![0u64; order.len()];
+            for (k, &p) in order.iter().enumerate() {
+                m[p] = u64::from(t[k]);
+            }
+            got.insert(index[&m]);
+        });
+        assert_eq!(
+            got,
+            want,
+            "{}: Streett-fair states, pairs {pairs:?}",
+            method.name()
+        );
+    }
+}
+
+fn streett_case() -> impl Strategy<Value = (PetriNet, Vec<usize>, Vec<(StateFormula, StateFormula)>)>
+{
+    bounded_case().prop_flat_map(|(net, order)| {
+        let (np, nt) = (net.places.len(), net.transitions.len());
+        let f = move || boolean_formula(np, nt);
+        // weak (Büchi) fairness now and then: R = true
+        let pair = prop_oneof![
+            3 => (f(), f()),
+            1 => f().prop_map(|c| (StateFormula::Const(true), c)),
+        ];
+        let pairs = proptest::collection::vec(pair, 0..=3);
+        (Just(net), Just(order), pairs)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn random_streett_pairs_match_refinement((net, order, pairs) in streett_case()) {
+        check_streett(&net, &order, &pairs);
+    }
 }

@@ -182,6 +182,7 @@ impl<'a> Checker<'a> {
                         let b = self.bools(target)?;
                         self.reach_reward(&rates, &b)?
                     }
+                    RewardPath::Total => self.total_reward(&rates)?,
                 };
                 bounded(x, *bound)
             }
@@ -349,6 +350,51 @@ impl<'a> Checker<'a> {
         self.solve_linear("reachability reward", &fixed, &c)
     }
 
+    /// The expected total reward from every state: 0 in a bottom SCC that earns nothing,
+    /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
+    fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
+        let n = rates.len();
+        let bsccs = self.bottom().to_vec();
+        let mut zero = vec![false; n];
+        let mut earning = vec![false; n];
+        for b in &bsccs {
+            let earns = b.iter().any(|&s| rates[s as usize] != 0.0);
+            for &s in b {
+                if earns {
+                    earning[s as usize] = true;
+                } else {
+                    zero[s as usize] = true;
+                }
+            }
+        }
+        let all = vec![true; n];
+        let inf = crate::graph::backward_reach(&self.ctmc.r, &all, &earning);
+        let h = &self.ctmc.exit;
+        let fixed: Vec<Option<f64>> = (0..n)
+            .map(|i| {
+                if inf[i] {
+                    Some(f64::INFINITY)
+                } else if zero[i] {
+                    Some(0.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let c: Vec<f64> = (0..n)
+            .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
+            .collect();
+        self.solve_linear("total reward", &fixed, &c)
+    }
+
+    /// The bottom SCCs (computed once).
+    fn bottom(&mut self) -> &[Vec<u32>] {
+        if self.bsccs.is_none() {
+            self.bsccs = Some(bottom_sccs(&self.ctmc.r));
+        }
+        self.bsccs.as_deref().expect("just computed")
+    }
+
     fn reward_rates(&mut self, k: usize) -> Result<Vec<f64>, CheckError> {
         if k >= self.rewards.len() {
             return Err(CheckError::Eval(format!(
@@ -368,7 +414,7 @@ impl<'a> Checker<'a> {
         if self.pis.is_some() {
             return Ok(());
         }
-        let bsccs = bottom_sccs(&self.ctmc.r);
+        let bsccs = self.bottom().to_vec();
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = self.options;
         for b in &bsccs {

@@ -8,6 +8,10 @@ use super::kernel::{Kernel, Tok};
 use super::{max_dense_index, Reach};
 use crate::limits::{Interrupted, Limits, Progress};
 
+/// The size up to which the engine's caches may always grow on evictions (slots of each cache;
+/// 12-16 MiB for a cache of 12-16-byte entries, allocated only when evictions ask for it).
+const CACHE_FLOOR: usize = 1 << 20;
+
 impl Reach<'_> {
     /// Limits checked during generation.
     pub fn set_limits(&mut self, limits: Limits) {
@@ -104,8 +108,11 @@ impl Kernel<'_> {
             self.dd.sets.tune_caches();
         }
         // Growth on evictions stops at sixteen entries per live node: at four, Railroad-PT-010
-        // (force order) ran 8x slower; past sixteen, kanban and Railroad gained nothing.
-        self.c.set_ceiling(n.saturating_mul(16));
+        // (force order) ran 8x slower; past sixteen, kanban and Railroad gained nothing. But
+        // never below a floor: a net with thousands of events and few nodes needs an entry per
+        // (event, node) pair (GlobalResAllocation-PT-03: 4791 events, 1837 nodes, never
+        // finished with 29k slots).
+        self.c.set_ceiling(n.saturating_mul(16).max(CACHE_FLOOR));
         if self.e.steps & 0x3ffff == 0 {
             self.report(|| format!("level {level}, {n} nodes"));
         }

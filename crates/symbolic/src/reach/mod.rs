@@ -383,6 +383,35 @@ impl<'d> Reach<'d> {
     }
 }
 
+/// An engine put aside between two top-level calls ([`Reach::suspend`]): its compute caches stay
+/// registered with its context (so collections keep purging them) and its counters (work
+/// done, the step budget) go on when it is resumed ([`Reach::resume`]) on the same context.
+/// Saturation resumed after a [`Interrupted::Budget`] stop finds the sub-results it finished
+/// in its caches instead of computing them again. Drop it with (or before) its context.
+pub struct Suspended {
+    slot: Option<CacheSlot<EngineCaches>>,
+    eng: Engine,
+}
+
+impl<'d> Reach<'d> {
+    /// Put the engine aside, keeping its caches in the context (see [`Suspended`]).
+    pub fn suspend(mut self) -> Suspended {
+        Suspended {
+            slot: self.slot.take(),
+            eng: std::mem::take(&mut self.eng),
+        }
+    }
+
+    /// Take up an engine put aside by [`Reach::suspend`], on the context it worked on.
+    pub fn resume(dd: &'d mut Dd, s: Suspended) -> Reach<'d> {
+        Reach {
+            dd,
+            slot: s.slot,
+            eng: s.eng,
+        }
+    }
+}
+
 impl Drop for Reach<'_> {
     fn drop(&mut self) {
         if let Some(slot) = self.slot.take() {
