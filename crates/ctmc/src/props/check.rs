@@ -6,7 +6,7 @@ use saturn_model::GeneralModel;
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::graph::{bottom_sccs, prob0, prob1};
 use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
-use crate::sparse::{SparseCtmc, SparseMatrix};
+use crate::sparse::SparseCtmc;
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -73,7 +73,6 @@ pub struct Checker<'a> {
     ctmc: &'a SparseCtmc,
     options: Options,
     progress: CheckProgress<'a>,
-    rt: Option<SparseMatrix>,
     bsccs: Option<Vec<Vec<u32>>>,
     pis: Option<Vec<Vec<f64>>>,
     reward_rates: Vec<Option<Vec<f64>>>,
@@ -99,7 +98,6 @@ impl<'a> Checker<'a> {
             ctmc,
             options,
             progress,
-            rt: None,
             bsccs: None,
             pis: None,
             reward_rates: vec![None; rewards.len()],
@@ -280,24 +278,20 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn transposed(&mut self) -> &SparseMatrix {
-        if self.rt.is_none() {
-            self.rt = Some(self.ctmc.r.transpose());
-        }
-        self.rt.as_ref().expect("just built")
-    }
-
     fn solve_linear(
         &mut self,
         what: &str,
         fixed: &[Option<f64>],
         c: &[f64],
     ) -> Result<Vec<f64>, CheckError> {
+        if fixed.iter().all(Option::is_some) {
+            // nothing to solve (e.g. an ergodic chain's long-run values): no transpose built
+            return Ok(fixed.iter().map(|v| v.unwrap_or(0.0)).collect());
+        }
         let options = self.options;
-        self.transposed();
-        let rt = self.rt.as_ref().expect("built");
+        let rt = self.ctmc.r.transposed();
         let progress = &mut self.progress;
-        let sol = absorbing(rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
+        let sol = absorbing(&rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
             progress(what, m, it, d)
         })?;
         self.stats.iterations += sol.iterations;
@@ -421,10 +415,10 @@ impl<'a> Checker<'a> {
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
             let sol = if b.len() == self.ctmc.len() {
-                steady_state(&self.ctmc.r, &options, &mut cb)?
+                steady_state(&self.ctmc.r.view(), &options, &mut cb)?
             } else {
                 let sub = self.ctmc.r.restrict(b);
-                steady_state(&sub, &options, &mut cb)?
+                steady_state(&sub.view(), &options, &mut cb)?
             };
             self.stats.iterations += sol.iterations;
             if sol.iterations > 0 {
