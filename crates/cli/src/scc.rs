@@ -152,6 +152,7 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
                 "net_transitions": net.transitions.len(),
                 "method": method.name(),
                 "terminal": a.terminal,
+                "streett_pairs": a.streett.len(),
                 "order": order.name(),
                 "order_used": order_used,
                 "states": reachable.to_string(),
@@ -167,7 +168,13 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
         out::println(v)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let what = if a.terminal { "terminal SCCs" } else { "SCCs" };
+    let what = if fair {
+        "Streett-fair SCCs"
+    } else if a.terminal {
+        "terminal SCCs"
+    } else {
+        "SCCs"
+    };
     let mut t = String::new();
     let _ = writeln!(
         t,

@@ -97,3 +97,63 @@ fn method_and_query_must_agree() {
         .code(2)
         .stdout(predicate::str::contains("\"status\":\"error\""));
 }
+
+#[test]
+fn streett_pairs_select_fair_cycles() {
+    let want = reference("philosophers", 3);
+    for method in ["tc", "lockstep"] {
+        // R empty: every cycle is fair
+        let all = json(&[
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "false;false",
+            "--method",
+            method,
+            "--json",
+        ]);
+        assert_eq!(all["scc_states"], want[0].as_str(), "{method}");
+        // weak fairness with an empty set: no cycle is fair
+        let none = json(&[
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "true;false",
+            "--method",
+            method,
+            "--json",
+        ]);
+        assert_eq!(none["scc_states"], "0", "{method}");
+    }
+}
+
+#[test]
+fn bad_streett_pairs_are_reported() {
+    saturn()
+        .args(["scc", "philosophers:3", "--streett", "true"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected 'R;C'"));
+    saturn()
+        .args([
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "nosuchplace >= 1;true",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nosuchplace"));
+    saturn()
+        .args([
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "true;true",
+            "--method",
+            "xb-sat",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--method tc or lockstep"));
+}

@@ -6,6 +6,7 @@
 //! SCCs themselves (each class as a set of states), where they enumerate them.
 
 use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use saturn_dd::{Forest, NodeId};
@@ -16,7 +17,8 @@ use saturn_reference::scc::{streett_fair_states, Graph, Sccs, StreettPair};
 use saturn_reference::strategies::{boolean_formula, petri_net, small_net};
 use saturn_reference::{explore_model, explore_petri, CtlChecker, Deadlocks, ExplicitStateSpace};
 use saturn_symbolic::atoms::Atoms;
-use saturn_symbolic::scc::{fair_of_model, scc_of_model, SccMethod, SccOptions, Streett};
+use saturn_symbolic::scc::{fair_of_model, scc_of_model, SccError, SccMethod, SccOptions, Streett};
+use saturn_symbolic::Limits;
 
 type States = BTreeSet<usize>;
 
@@ -46,11 +48,28 @@ fn check(
     space: &ExplicitStateSpace<Vec<u32>>,
     gc_always: bool,
     what: &str,
+    tc_limit: Option<Duration>,
 ) -> usize {
     let opts = |method, terminal| SccOptions {
         gc_always,
         terminal,
+        limits: match tc_limit {
+            Some(d) if method == SccMethod::Tc => Limits {
+                deadline: Some(Instant::now() + d),
+                ..Limits::none()
+            },
+            _ => Limits::none(),
+        },
         ..SccOptions::new(method)
+    };
+    // the transitive closure is not robust (thesis 4.5): past its time limit an instance is
+    // skipped for it, with a notice
+    let run = |method, terminal| match scc_of_model(model, opts(method, terminal), None) {
+        Err(SccError::Interrupted(i)) if method == SccMethod::Tc && tc_limit.is_some() => {
+            eprintln!("{what}: tc skipped ({i})");
+            None
+        }
+        r => Some(r.unwrap()),
     };
     let graph = Graph::new(space);
     let sccs = Sccs::new(&graph);
@@ -69,7 +88,9 @@ fn check(
         .collect();
 
     for method in SCC_METHODS {
-        let out = scc_of_model(model, opts(method, false), None).unwrap();
+        let Some(out) = run(method, false) else {
+            continue;
+        };
         let m = method.name();
         let reach = states_of(&out.sets, out.reachable, &index);
         assert_eq!(
@@ -99,7 +120,9 @@ fn check(
         .collect();
     let union: States = want.iter().flatten().copied().collect();
     for method in TERMINAL_METHODS {
-        let out = scc_of_model(model, opts(method, true), None).unwrap();
+        let Some(out) = run(method, true) else {
+            continue;
+        };
         let m = method.name();
         assert_eq!(
             states_of(&out.sets, out.states, &index),
@@ -156,7 +179,7 @@ proptest! {
         let model = net.to_model(&order).unwrap();
         let space = explore_model(&model, 3000);
         prop_assume!(space.is_ok(), "unbounded or too large");
-        check(&model, &space.unwrap(), gc_always, "random net");
+        check(&model, &space.unwrap(), gc_always, "random net", None);
     }
 }
 
@@ -177,7 +200,13 @@ fn mcc_nets_match_tarjan() {
             states,
             "{instance}: INDEX.tsv states"
         );
-        let n = check(&model, &space, false, &instance);
+        let n = check(
+            &model,
+            &space,
+            false,
+            &instance,
+            Some(Duration::from_secs(10)),
+        );
         eprintln!("{instance}: {states} states, {n} nontrivial SCCs");
         checked += 1;
     }
