@@ -7,6 +7,7 @@ use saturn_model::Model;
 
 use crate::limits::Progress;
 use crate::metrics::{state_space_metrics_within, StateSpaceMetrics};
+use crate::reach::Suspended;
 use crate::{Direction, Interrupted, Limits, Method, Reach, ReachStats, Relations};
 
 /// The result of a state-space generation run.
@@ -36,14 +37,7 @@ pub fn generate(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<StateSpace, Interrupted> {
-    generate_budgeted(
-        model,
-        method,
-        Relations::Implicit,
-        limits,
-        progress,
-        u64::MAX,
-    )
+    generate_with(model, method, Relations::Implicit, limits, progress)
 }
 
 /// [`generate`] with the next-state functions applied as `relations` say.
@@ -54,14 +48,20 @@ pub fn generate_with(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<StateSpace, Interrupted> {
-    generate_budgeted(model, method, relations, limits, progress, u64::MAX)
+    match run_attempt(model, method, relations, limits, progress, u64::MAX, None)? {
+        Ok(ss) => Ok(ss),
+        Err(_) => unreachable!("no step budget, no suspended attempt"),
+    }
 }
 
 /// A portfolio over variable orders: `models` are the same system under different level
 /// orders. No static metric predicts saturation's cost reliably, so the attempts run by
 /// iterative deepening: each candidate in turn gets a step budget, and the budget grows
 /// fourfold each round until one finishes. The total work is within a small constant factor
-/// of the best candidate's. Returns the index of the winning model with its state space.
+/// of the best candidate's. An attempt that runs out of budget is suspended, not thrown away:
+/// the next round resumes it on its own context, where the sub-results it finished are still
+/// in its caches (unless memory runs short: see [`keep_suspended`]). Returns the index of the
+/// winning model with its state space.
 pub fn generate_portfolio(
     models: &[Model],
     method: Method,
@@ -72,15 +72,35 @@ pub fn generate_portfolio(
     if models.len() == 1 {
         return generate_with(&models[0], method, relations, limits, progress).map(|s| (0, s));
     }
+    let mut suspended: Vec<Option<Attempt>> = models.iter().map(|_| None).collect();
     let mut budget: u64 = 1 << 16;
+    let start = Instant::now();
     loop {
         for (i, m) in models.iter().enumerate() {
+            let before = start.elapsed().as_secs_f64();
             if let Some(p) = progress.as_mut() {
-                p(&format!("order candidate {i}, budget {budget} steps"));
+                let how = if suspended[i].is_some() {
+                    "resumed"
+                } else {
+                    "started"
+                };
+                p(&format!("order candidate {i} {how}, budget {budget} steps"));
             }
-            match generate_budgeted(m, method, relations, limits, None, budget) {
-                Ok(ss) => return Ok((i, ss)),
-                Err(Interrupted::Budget) => {}
+            let attempt = suspended[i].take();
+            match run_attempt(m, method, relations, limits, None, budget, attempt) {
+                Ok(Ok(mut ss)) => {
+                    // the failed attempts before this one were generation time too
+                    ss.generation_seconds += before;
+                    return Ok((i, ss));
+                }
+                Ok(Err(a)) => {
+                    if keep_suspended(&limits) {
+                        suspended[i] = Some(a);
+                    } else {
+                        drop(a);
+                        suspended.iter_mut().for_each(|s| *s = None);
+                    }
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -88,28 +108,62 @@ pub fn generate_portfolio(
     }
 }
 
-fn generate_budgeted(
+/// Suspended portfolio attempts are kept while the process's resident memory stays below a
+/// quarter of the memory limit (without one, 4 GiB); past that they are dropped and later
+/// rounds start those candidates afresh.
+pub fn keep_suspended(limits: &Limits) -> bool {
+    let cap = limits.max_memory.map_or(4 << 30, |m| m / 4);
+    crate::limits::current_rss_bytes().is_none_or(|r| r < cap)
+}
+
+/// A portfolio attempt stopped by its step budget: its context and its engine, to resume.
+struct Attempt {
+    dd: Dd,
+    reach: Suspended,
+}
+
+/// Generate within `budget` steps (counted from the start of the attempt), resuming
+/// `attempt` when given: `Ok(Ok(_))` the state space with its figures, `Ok(Err(_))` the
+/// attempt suspended when the budget ran out, `Err` any other stop.
+fn run_attempt(
     model: &Model,
     method: Method,
     relations: Relations,
     limits: Limits,
     progress: Option<Progress>,
     budget: u64,
-) -> Result<StateSpace, Interrupted> {
+    attempt: Option<Attempt>,
+) -> Result<Result<StateSpace, Attempt>, Interrupted> {
     let t0 = Instant::now();
     if std::env::var_os("SATURN_STATS").is_some() {
         eprintln!("before generation: {}", crate::limits::peak_rss_report());
     }
-    let mut dd = Dd::new(model.num_levels());
-    let mut reach = Reach::new(&mut dd, model, Direction::Forward, None);
+    let (mut dd, resumed) = match attempt {
+        Some(a) => (a.dd, Some(a.reach)),
+        None => (Dd::new(model.num_levels()), None),
+    };
+    let mut reach = match resumed {
+        Some(s) => Reach::resume(&mut dd, s),
+        None => {
+            let mut r = Reach::new(&mut dd, model, Direction::Forward, None);
+            r.set_relations(relations);
+            r
+        }
+    };
     reach.set_step_budget(budget);
-    reach.set_relations(relations);
     reach.set_limits(limits);
     if let Some(p) = progress {
         reach.set_progress(p);
     }
     let init = reach.state_set(&model.initial);
-    let states = reach.explore(init, method)?;
+    let states = match reach.explore(init, method) {
+        Ok(s) => s,
+        Err(Interrupted::Budget) => {
+            let reach = reach.suspend();
+            return Ok(Err(Attempt { dd, reach }));
+        }
+        Err(e) => return Err(e),
+    };
     let states_pin = reach.dd().pin(states);
     let generation_seconds = t0.elapsed().as_secs_f64();
     if std::env::var_os("SATURN_STATS").is_some() {
@@ -125,7 +179,7 @@ fn generate_budgeted(
     if let Some(r) = memory_report {
         eprintln!("{r}; {}", crate::limits::peak_rss_report());
     }
-    Ok(StateSpace {
+    Ok(Ok(StateSpace {
         dd,
         states,
         states_pin,
@@ -134,5 +188,5 @@ fn generate_budgeted(
         nodes_final,
         nodes_peak,
         generation_seconds,
-    })
+    }))
 }

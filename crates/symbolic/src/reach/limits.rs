@@ -8,6 +8,10 @@ use super::kernel::{Kernel, Tok};
 use super::{max_dense_index, Reach};
 use crate::limits::{Interrupted, Limits, Progress};
 
+/// The size up to which the engine's caches may always grow on evictions (slots of each cache;
+/// 12-16 MiB for a cache of 12-16-byte entries, allocated only when evictions ask for it).
+const CACHE_FLOOR: usize = 1 << 20;
+
 impl Reach<'_> {
     /// Limits checked during generation.
     pub fn set_limits(&mut self, limits: Limits) {
@@ -18,6 +22,8 @@ impl Reach<'_> {
     /// Give up (with [`Interrupted::Budget`]) after visiting about `steps` edges.
     pub fn set_step_budget(&mut self, steps: u64) {
         self.eng.step_budget = steps;
+        // with a budget, the periodic check comes every 64 steps instead of every 4096
+        self.eng.tick_mask = if steps == u64::MAX { 0xfff } else { 0x3f };
     }
 
     /// Recursion steps taken so far.
@@ -84,7 +90,7 @@ impl Kernel<'_> {
     #[inline]
     pub(super) fn tick(&mut self, level: usize) -> bool {
         self.e.steps += 1;
-        if self.e.steps & 0xfff != 0 {
+        if self.e.steps & self.e.tick_mask != 0 {
             return self.e.interrupted.is_some();
         }
         self.tick_slow(level)
@@ -92,10 +98,15 @@ impl Kernel<'_> {
 
     #[cold]
     fn tick_slow(&mut self, level: usize) -> bool {
+        if self.e.work > self.e.step_budget {
+            self.e.interrupted = Some(Interrupted::Budget);
+        }
+        if self.e.steps & 0xfff != 0 {
+            // a step budget is checked more often than the rest
+            return self.e.interrupted.is_some();
+        }
         if let Err(i) = self.e.limits.check() {
             self.e.interrupted = Some(i);
-        } else if self.e.work > self.e.step_budget {
-            self.e.interrupted = Some(Interrupted::Budget);
         }
         let n = self.dd.sets.nodes_now();
         if n > self.c.len_slots() && self.c.len_slots() < (1 << 24) {
@@ -104,8 +115,11 @@ impl Kernel<'_> {
             self.dd.sets.tune_caches();
         }
         // Growth on evictions stops at sixteen entries per live node: at four, Railroad-PT-010
-        // (force order) ran 8x slower; past sixteen, kanban and Railroad gained nothing.
-        self.c.set_ceiling(n.saturating_mul(16));
+        // (force order) ran 8x slower; past sixteen, kanban and Railroad gained nothing. But
+        // never below a floor: a net with thousands of events and few nodes needs an entry per
+        // (event, node) pair (GlobalResAllocation-PT-03: 4791 events, 1837 nodes, never
+        // finished with 29k slots).
+        self.c.set_ceiling(n.saturating_mul(16).max(CACHE_FLOOR));
         if self.e.steps & 0x3ffff == 0 {
             self.report(|| format!("level {level}, {n} nodes"));
         }
