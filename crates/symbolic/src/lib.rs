@@ -16,4 +16,4 @@ pub mod scc;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits, Progress};
-pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations};
+pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations, Search};
