@@ -73,7 +73,13 @@ fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure
 }
 
 pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
-    if let Some(mut input) = crate::load::read_input(&a.model)? {
+    // a file is peeked at to recognise PRISM (standard input stays a PNML net: it can be read once)
+    let file = if a.model == "-" {
+        None
+    } else {
+        crate::load::read_input(&a.model)?
+    };
+    if let Some(mut input) = file {
         if input.is_prism() {
             input.read_all()?;
             return crate::check_prism::run(a, &input);

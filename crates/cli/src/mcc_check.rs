@@ -70,30 +70,105 @@ pub fn items(exam: &str, dir: &Path, net: &PetriNet) -> Result<Vec<Item>, String
         .collect())
 }
 
-/// `FORMULA <id> CANNOT_COMPUTE` for every item.
-pub fn cannot_compute(items: &[Item]) -> Vec<String> {
+/// The lines of `items`: an early answer where there is one, CANNOT_COMPUTE elsewhere.
+pub fn early_or_cannot(items: &[Item], early: &[Option<bool>]) -> Vec<String> {
     items
         .iter()
-        .map(|i| format!("FORMULA {} CANNOT_COMPUTE", i.id))
+        .zip(early)
+        .map(|(i, e)| match e {
+            Some(b) => format!("FORMULA {} {} {TECHNIQUES}", i.id, word(*b)),
+            None => format!("FORMULA {} CANNOT_COMPUTE", i.id),
+        })
         .collect()
 }
 
-/// Answer every item with `checker`, each within an equal share of the time left (a formula
-/// finished early leaves its time to the next ones). Returns the lines and how many items
-/// could not be answered.
-pub fn answer_all(
+fn word(b: bool) -> &'static str {
+    if b {
+        "TRUE"
+    } else {
+        "FALSE"
+    }
+}
+
+/// The contest's reachability formulas answered without the whole state space: for each item
+/// `EF φ` (`AG φ`) with `φ` free of temporal operators, a forward breadth-first search
+/// ([`saturn_symbolic::Reach::search`]) that meets a `φ`-state (`¬φ`-state) answers TRUE
+/// (FALSE); a search that completes answers the others. Stops at `limits`; `None` where no
+/// answer was found.
+pub fn early_reachability(
+    items: &[Item],
+    model: &saturn_model::Model,
+    net: &PetriNet,
+    limits: Limits,
+) -> Vec<Option<bool>> {
+    use saturn_logic::StateFormula as F;
+    let mut dd = saturn_dd::Dd::new(model.num_levels());
+    let atoms = queries::atoms_for(model, net);
+    // (item, is EF, target formula)
+    let mut targets: Vec<(usize, bool, F)> = Vec::new();
+    for (n, item) in items.iter().enumerate() {
+        let What::Query(Ok(ResolvedQuery::Formula(f))) = &item.what else {
+            continue;
+        };
+        let (ef, phi) = match f {
+            F::EF(phi) => (true, phi.as_ref().clone()),
+            F::AG(phi) => (false, F::Not(phi.clone())),
+            _ => continue,
+        };
+        if atoms.eval(&mut dd.sets, &phi).is_ok() {
+            targets.push((n, ef, phi));
+        }
+    }
+    let mut out = vec![None; items.len()];
+    if targets.is_empty() {
+        return out;
+    }
+    let mut reach =
+        saturn_symbolic::Reach::new(&mut dd, model, saturn_symbolic::Direction::Forward, None);
+    reach.set_limits(limits);
+    let init = reach.state_set(&model.initial);
+    let mut build = |f: &mut saturn_dd::Forest| {
+        targets
+            .iter()
+            .map(|t| atoms.eval(f, &t.2).unwrap_or(saturn_dd::NodeId::EMPTY))
+            .collect()
+    };
+    let r = reach.search(init, &mut build);
+    for ((n, ef, _), found) in targets.iter().zip(&r.found) {
+        out[*n] = match (found, r.complete) {
+            // a target state is reachable: EF holds, AG fails
+            (Some(_), _) => Some(*ef),
+            // none is: EF fails, AG holds
+            (None, true) => Some(!*ef),
+            (None, false) => None,
+        };
+    }
+    out
+}
+
+/// Answer every item without an early answer (`early[n]`, used as it is) with `checker`, each
+/// within an equal share of the time left (a formula finished early leaves its time to the next
+/// ones). Returns the lines and how many items could not be answered.
+pub fn answer_rest(
     checker: &mut Checker,
     items: &[Item],
+    early: &[Option<bool>],
     net: &PetriNet,
     limits: Limits,
 ) -> (Vec<String>, usize) {
     let mut lines = Vec::with_capacity(items.len());
     let mut failed = 0;
+    let mut todo = early.iter().filter(|e| e.is_none()).count();
     for (n, item) in items.iter().enumerate() {
+        if let Some(b) = early[n] {
+            lines.push(format!("FORMULA {} {} {TECHNIQUES}", item.id, word(b)));
+            continue;
+        }
         let share = limits.deadline.map(|d| {
             let left = d.saturating_duration_since(Instant::now());
-            Instant::now() + left / (items.len() - n) as u32
+            Instant::now() + left / todo.max(1) as u32
         });
+        todo = todo.saturating_sub(1);
         checker.set_limits(Limits {
             deadline: share,
             ..limits

@@ -112,6 +112,17 @@ pub fn from_file_each(path: &std::path::Path, net: &PetriNet) -> Result<Vec<Job>
         .collect())
 }
 
+/// The atoms of `net`'s formulas over `model` (the net lowered with some place order).
+pub fn atoms_for(model: &Model, net: &PetriNet) -> Atoms {
+    // `model.levels[k]` holds the place with that id
+    let order: Vec<usize> = model
+        .levels
+        .iter()
+        .map(|l| net.place_index(&l.name).unwrap_or(0))
+        .collect();
+    Atoms::for_petri(model, &order)
+}
+
 /// A checker over a generated state space of `net`, lowered to `model`.
 pub fn checker<'a>(
     ss: &'a mut StateSpace,
@@ -119,13 +130,7 @@ pub fn checker<'a>(
     net: &PetriNet,
     deadlocks: Deadlocks,
 ) -> Checker<'a> {
-    // `model.levels[k]` holds the place with that id
-    let order: Vec<usize> = model
-        .levels
-        .iter()
-        .map(|l| net.place_index(&l.name).unwrap_or(0))
-        .collect();
-    let atoms = Atoms::for_petri(model, &order);
+    let atoms = atoms_for(model, net);
     let reach = Reach::new(&mut ss.dd, model, Direction::Forward, None);
     Checker::new(reach, model, atoms, ss.states, deadlocks)
 }

@@ -2,7 +2,8 @@
 //! memory of `R` as an EV*MxD against compressed sparse storage, and the time per
 //! Gauss-Seidel iteration of the plain traversal (Figures 6.3-6.4), of the split-point cache
 //! (Figures 6.6-6.7) and of an explicit compressed-sparse-column baseline built here from the
-//! same entries.
+//! same entries. Times per iteration are CPU seconds of the benchmark's thread (at least
+//! `--iters` sweeps and half a second each), since wall-clock time on a shared machine is not.
 //!
 //! ```text
 //! cargo run --release -p saturn-ctmc --example symbolic_bench -- \
@@ -67,8 +68,32 @@ impl Csc {
     }
 }
 
-/// Median seconds of `iters` runs of `step`.
-fn median_secs(iters: usize, mut step: impl FnMut()) -> f64 {
+/// CPU seconds (user + system) of this thread so far, from `/proc/thread-self/stat` (clock
+/// ticks of 10 ms; `None` where that file does not exist).
+fn thread_cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // fields after the command name (which is in parentheses and may hold spaces)
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let (utime, stime): (f64, f64) = (f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?);
+    Some((utime + stime) / 100.0)
+}
+
+/// Seconds per run of `step`: CPU time of this thread over at least `iters` runs and at
+/// least half a CPU second (the machine is shared: wall-clock times are not comparable),
+/// or the median wall-clock time of `iters` runs without `/proc`.
+fn secs_per_run(iters: usize, mut step: impl FnMut()) -> f64 {
+    if let Some(t0) = thread_cpu_secs() {
+        let mut runs = 0;
+        loop {
+            step();
+            runs += 1;
+            let t = thread_cpu_secs().unwrap_or(t0) - t0;
+            if runs >= iters && t >= 0.5 {
+                return t / runs as f64;
+            }
+        }
+    }
     let mut t: Vec<f64> = (0..iters)
         .map(|_| {
             let t0 = Instant::now();
@@ -137,13 +162,16 @@ fn main() {
                 continue;
             }
         };
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), thread_cpu_secs());
         let overrides = ConstOverrides::parse(&consts).expect("constants");
         let prog = saturn_prism::load_model(&label, &src, &overrides).expect("model");
         let model = lower(&prog).expect("lowered");
         let order: Vec<usize> = (0..model.vars.len()).rev().collect();
         let mut c = SymbolicCtmc::generate(&model, &order, &Limits::none()).expect("chain");
-        let build = t0.elapsed().as_secs_f64();
+        let build = match (c0, thread_cpu_secs()) {
+            (Some(a), Some(b)) => b - a,
+            _ => t0.elapsed().as_secs_f64(),
+        };
         let n = c.states();
         let h = c.exit_rates();
         let mut x = vec![1.0 / n as f64; n];
@@ -151,7 +179,7 @@ fn main() {
         let t_plain = if plain {
             format!(
                 "{:.3}",
-                median_secs(iters, || c.gauss_seidel_sweep(
+                secs_per_run(iters, || c.gauss_seidel_sweep(
                     &mut x,
                     Sweep::Forward,
                     &mut f
@@ -163,12 +191,12 @@ fn main() {
         let tc = Instant::now();
         c.enable_cache(threshold);
         let cache_build = tc.elapsed().as_secs_f64();
-        let t_cached = median_secs(iters, || {
+        let t_cached = secs_per_run(iters, || {
             c.gauss_seidel_sweep(&mut x, Sweep::Forward, &mut f)
         });
         let t_sparse = if sparse {
             let csc = Csc::new(&c);
-            format!("{:.3}", median_secs(iters, || csc.sweep(&mut x, &mut f)))
+            format!("{:.3}", secs_per_run(iters, || csc.sweep(&mut x, &mut f)))
         } else {
             "-".into()
         };

@@ -196,6 +196,35 @@ impl Dense {
         self.linear(&unknown, &fixed, &vec![0.0; n])[self.init]
     }
 
+    /// The reward earned per visit of each state (its rate over its exit rate).
+    fn per_visit(&self) -> Vec<f64> {
+        (0..self.states.len())
+            .map(|i| {
+                if self.h(i) > 0.0 {
+                    self.reward[i] / self.h(i)
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
+
+    /// The total reward from the initial state.
+    fn total_reward(&self) -> f64 {
+        let n = self.states.len();
+        let bottom: Vec<bool> = (0..n)
+            .map(|i| (0..n).all(|j| !self.reach[i][j] || self.reach[j][i]))
+            .collect();
+        // a bottom state earns when some state of its class has a reward
+        let earns = |i: usize| (0..n).any(|j| self.reach[i][j] && self.reward[j] != 0.0);
+        if (0..n).any(|j| self.reach[self.init][j] && bottom[j] && earns(j)) {
+            return f64::INFINITY;
+        }
+        let c = self.per_visit();
+        let unknown: Vec<usize> = (0..n).filter(|&i| !bottom[i]).collect();
+        self.linear(&unknown, &vec![0.0; n], &c)[self.init]
+    }
+
     /// The reward accumulated until `b` from the initial state.
     fn reach_reward(&self, b: &[bool]) -> f64 {
         let n = self.states.len();
@@ -209,15 +238,7 @@ impl Dense {
             return f64::INFINITY;
         }
         let fixed = vec![0.0; n];
-        let c: Vec<f64> = (0..n)
-            .map(|i| {
-                if self.h(i) > 0.0 {
-                    self.reward[i] / self.h(i)
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        let c = self.per_visit();
         let unknown: Vec<usize> = (0..n).filter(|&i| !b[i]).collect();
         self.linear(&unknown, &fixed, &c)[self.init]
     }
@@ -312,5 +333,10 @@ proptest! {
         let got = num(ck.answer(&f).expect("R F"));
         let want = dense.reach_reward(&by);
         prop_assert!(close(got, want), "R=?[F]: {} vs {}", got, want);
+        // R{"r"}=? [ C ]
+        let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Total };
+        let got = num(ck.answer(&f).expect("R C"));
+        let want = dense.total_reward();
+        prop_assert!(close(got, want), "R=?[C]: {} vs {}", got, want);
     }
 }

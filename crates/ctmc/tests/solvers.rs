@@ -100,7 +100,7 @@ fn must_converge(m: Method) -> bool {
 /// Check a steady-state solution against `want`, or that `method` may fail.
 fn check_steady(m: &SparseMatrix, want: &[f64], tol: f64) -> Result<(), TestCaseError> {
     for method in methods() {
-        match steady_state(m, &tight(method), &mut |_, _, _| true) {
+        match steady_state(&m.view(), &tight(method), &mut |_, _, _| true) {
             Ok(sol) => {
                 for (x, y) in sol.x.iter().zip(want) {
                     prop_assert!(
@@ -140,7 +140,7 @@ proptest! {
         let a: Vec<bool> = (0..n).map(|i| seed[i] != 0).collect();
         let b: Vec<bool> = (0..n).map(|i| seed[i] == 1).collect();
         let m = matrix(&r);
-        let h = m.exit_rates();
+        let h = m.view().exit_rates();
         let no = prob0(&m, &a, &b);
         let yes = prob1(&m, &a, &b, &no);
         // the dense system x = P x (+ P into yes) over the other states
@@ -174,9 +174,13 @@ proptest! {
         let fixed: Vec<Option<f64>> = (0..n)
             .map(|i| if yes[i] { Some(1.0) } else if no[i] { Some(0.0) } else { None })
             .collect();
-        let rt = m.transpose();
-        for method in methods() {
-            match absorbing(&rt, &h, &fixed, &vec![0.0; n], &tight(method), &mut |_, _, _| true) {
+        let copied = m.transpose();
+        let copy = copied.view();
+        let view = m.transposed();
+        let transposes: [&dyn RateMatrix; 2] = [&copy, &view];
+        for (method, rt) in methods().into_iter().flat_map(|x| transposes.map(|t| (x, t))) {
+            prop_assert_eq!(rt.exit_rates(), copy.exit_rates());
+            match absorbing(rt, &h, &fixed, &vec![0.0; n], &tight(method), &mut |_, _, _| true) {
                 Ok(sol) => for (x, y) in sol.x.iter().zip(&want) {
                     prop_assert!((x - y).abs() < 1e-9, "{}: {:?} vs {:?}", method.name(), sol.x, want);
                 },
@@ -302,11 +306,11 @@ fn a_solver_that_does_not_converge_says_so() {
         max_iters: 50,
         ..tight(Method::Jacobi)
     };
-    match steady_state(&m, &o, &mut |_, _, _| true) {
+    match steady_state(&m.view(), &o, &mut |_, _, _| true) {
         Err(SolveError::NotConverged { iterations, .. }) => assert_eq!(iterations, 50),
         other => panic!("expected NotConverged, got {other:?}"),
     }
     // the progress callback can stop any method
-    let e = steady_state(&m, &tight(Method::Power), &mut |_, it, _| it < 3);
+    let e = steady_state(&m.view(), &tight(Method::Power), &mut |_, it, _| it < 3);
     assert_eq!(e, Err(SolveError::Interrupted));
 }

@@ -6,6 +6,7 @@
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
 pub mod atoms;
+pub mod closure;
 pub mod ctl;
 pub mod encode;
 mod limits;
@@ -15,4 +16,4 @@ pub mod scc;
 pub mod statespace;
 
 pub use limits::{Interrupted, Limits, Progress};
-pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations};
+pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations, Search};

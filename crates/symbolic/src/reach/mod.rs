@@ -26,11 +26,13 @@ mod caches;
 mod events;
 mod kernel;
 mod limits;
+mod search;
 mod select;
 
 use caches::EngineCaches;
 use events::{reverse_local, Ev, GeneralSource, RelMdds};
 use kernel::{Free, Kernel, Within};
+pub use search::Search;
 
 /// A state-space generation algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
