@@ -35,6 +35,11 @@ pub struct CheckArgs {
     /// The EU algorithm (also used for EF, AG and AU).
     #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
     pub eu_method: EuMethodArg,
+    /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
+    /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
+    /// EX/AX, a lasso for EG/AF/AU; each replayed on the net before it is printed.
+    #[arg(long)]
+    pub witness: bool,
     #[command(flatten)]
     pub generation: GenerationArgs,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -123,7 +128,8 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let total = ss.metrics.states.to_string();
-    let mut checker = queries::checker(&mut ss, &models[won], &net, a.deadlocks.deadlocks());
+    let model = &models[won];
+    let mut checker = queries::checker(&mut ss, model, &net, a.deadlocks.deadlocks());
     checker.set_limits(limits);
     checker.set_eu_method(a.eu_method.eu_method());
     let mut rows = Vec::new();
@@ -134,10 +140,17 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             Ok(q) => q,
             Err(e) => return Err(Failure::error(e.clone()).into()),
         };
+        let mut wit = None;
         let ans = if stopped.is_some() {
             None
         } else {
-            match queries::answer(&mut checker, q) {
+            let r = queries::answer(&mut checker, q).and_then(|x| {
+                if let (true, saturn_logic::ResolvedQuery::Formula(f)) = (a.witness, q) {
+                    wit = checker.witness(f)?;
+                }
+                Ok(x)
+            });
+            match r {
                 Ok(x) => Some(x),
                 Err(saturn_symbolic::ctl::CtlError::Interrupted(i)) => {
                     stopped = Some(i);
@@ -148,12 +161,12 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         };
-        rows.push((job, ans, t0.elapsed().as_secs_f64()));
+        rows.push((job, ans, t0.elapsed().as_secs_f64(), wit));
     }
     if a.json {
         let formulas: Vec<_> = rows
             .iter()
-            .map(|(job, ans, secs)| {
+            .map(|(job, ans, secs, wit)| {
                 let (result, count) = match ans {
                     Some(Answer::Bool { holds, states }) => {
                         (json!(holds), json!(states.to_string()))
@@ -161,13 +174,19 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                     Some(Answer::Bound(b)) => (json!(b.to_string()), json!(null)),
                     None => (json!(null), json!(null)),
                 };
-                json!({
+                let mut o = json!({
                     "id": job.id,
                     "formula": job.text,
                     "result": result,
                     "satisfying_states": count,
                     "seconds": secs,
-                })
+                });
+                if a.witness {
+                    o["witness"] = wit
+                        .as_ref()
+                        .map_or(json!(null), |w| queries::witness_json(model, w));
+                }
+                o
             })
             .collect();
         let mut v = ok_object(
@@ -187,7 +206,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         out::println(v)?;
     } else {
         let mut t = String::new();
-        for (job, ans, _) in &rows {
+        for (job, ans, _, wit) in &rows {
             let _ = match ans {
                 Some(Answer::Bool { holds, states }) => writeln!(
                     t,
@@ -200,6 +219,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                 Some(b @ Answer::Bound(_)) => writeln!(t, "{} {} {}", job.id, b.word(), job.text),
                 None => writeln!(t, "{} CANNOT_COMPUTE {}", job.id, job.text),
             };
+            if let Some(w) = wit {
+                t.push_str(&queries::witness_text(model, w));
+            }
         }
         out::print(&t)?;
     }

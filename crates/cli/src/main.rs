@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod args;
 mod check;
 mod check_prism;
+mod export_prism;
 mod generate;
 mod load;
 mod mcc;
@@ -58,6 +59,8 @@ enum Cmd {
     Scc(scc::SccArgs),
     /// Answer a Model Checking Contest examination on a model directory.
     Mcc(mcc::MccArgs),
+    /// Write a PRISM ctmc in PRISM's explicit formats (rate matrix, states, labels).
+    Export(export_prism::ExportArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
     /// Read and validate a model (PRISM file or PNML net) and its properties or formulas (no model
@@ -132,6 +135,7 @@ impl Cmd {
             Cmd::Check(a) => ("check", a.model.clone(), a.json),
             Cmd::Scc(a) => ("scc", a.model.clone(), a.json),
             Cmd::Mcc(a) => ("mcc", a.model_dir.display().to_string(), a.json),
+            Cmd::Export(a) => ("export", a.model.clone(), false),
             Cmd::Generate(a) => ("generate", format!("{}:{}", a.family, a.n), a.json),
             Cmd::Parse(a) => ("parse", a.model.clone(), a.json),
             Cmd::Completions { .. } => ("completions", String::new(), false),
@@ -145,6 +149,7 @@ fn run(cmd: Cmd) -> anyhow::Result<ExitCode> {
         Cmd::Check(a) => check::run(&a),
         Cmd::Scc(a) => scc::run(&a),
         Cmd::Mcc(a) => mcc::run(&a),
+        Cmd::Export(a) => export_prism::run(&a),
         Cmd::Generate(a) => generate::run(&a),
         Cmd::Parse(a) => parse(&a),
         Cmd::Completions { shell } => {

@@ -206,7 +206,7 @@ impl Translator<'_> {
                     RewardPath::Cumulative(Some(_)) => {
                         return unsupported("cumulative reward C<=t (transient analysis)")
                     }
-                    RewardPath::Cumulative(None) => return unsupported("total reward C"),
+                    RewardPath::Cumulative(None) => RP::Total,
                     RewardPath::Instant(_) => {
                         return unsupported("instantaneous reward I=t (transient analysis)")
                     }

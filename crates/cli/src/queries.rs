@@ -6,7 +6,7 @@ use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery};
 use saturn_model::{Model, PetriNet};
 use saturn_pnml::formulas::{parse_formulas_file, read_formulas_file};
 use saturn_symbolic::atoms::Atoms;
-use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks};
+use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks, Witness};
 use saturn_symbolic::statespace::StateSpace;
 use saturn_symbolic::{Direction, Reach};
 
@@ -164,4 +164,96 @@ pub fn answer(c: &mut Checker, q: &ResolvedQuery) -> Result<Answer, CtlError> {
         // the state space is never empty: it holds the initial marking
         ResolvedQuery::Bound(e) => Ok(Answer::Bound(c.upper_bound(e)?.unwrap_or(0))),
     }
+}
+
+/// The marking of `state` (local states by level) as `(place, tokens)` for the places that
+/// hold tokens, in level order from the top.
+fn marked(model: &Model, state: &[u32]) -> Vec<(String, u32)> {
+    (0..state.len())
+        .rev()
+        .filter(|&k| state[k] > 0)
+        .map(|k| (model.levels[k].name.clone(), state[k]))
+        .collect()
+}
+
+/// The name of a witness step's transition (`None`: a deadlock's self-loop).
+fn step_name(model: &Model, e: Option<usize>) -> String {
+    e.map_or_else(
+        || "(deadlock loop)".into(),
+        |e| model.events[e].name.clone(),
+    )
+}
+
+/// A witness as text: the initial marking, then one line per step with the transition fired
+/// and the marking reached (places with tokens), and where a lasso loops back.
+pub fn witness_text(model: &Model, w: &Witness) -> String {
+    let show = |s: &[u32]| {
+        let m = marked(model, s);
+        if m.is_empty() {
+            "(empty)".to_string()
+        } else {
+            m.iter()
+                .map(|(p, n)| format!("{p}={n}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    let kind = if w.loop_start.is_some() {
+        "lasso"
+    } else {
+        "path"
+    };
+    let mut t = format!(
+        "  witness ({kind}, {} steps)
+",
+        w.len()
+    );
+    t.push_str(&format!(
+        "    0: initial: {}
+",
+        show(&w.states[0])
+    ));
+    for (i, e) in w.events.iter().enumerate() {
+        t.push_str(&format!(
+            "    {}: {} -> {}
+",
+            i + 1,
+            step_name(model, *e),
+            show(&w.states[i + 1])
+        ));
+    }
+    if let Some(l) = w.loop_start {
+        t.push_str(&format!(
+            "    loops back to state {l}
+"
+        ));
+    }
+    t
+}
+
+/// A witness as JSON: `kind` (`path` or `lasso`), `loop_start` (the state index the lasso
+/// returns to, or null), `steps`: the initial state (transition null) and one object per step,
+/// each with the `transition` fired and the `marking` reached (places with tokens).
+pub fn witness_json(model: &Model, w: &Witness) -> serde_json::Value {
+    let marking = |s: &[u32]| {
+        serde_json::Value::Object(
+            marked(model, s)
+                .into_iter()
+                .map(|(p, n)| (p, serde_json::json!(n)))
+                .collect(),
+        )
+    };
+    let mut steps =
+        vec![serde_json::json!({ "transition": null, "marking": marking(&w.states[0]) })];
+    for (i, e) in w.events.iter().enumerate() {
+        steps.push(serde_json::json!({
+            "transition": step_name(model, *e),
+            "marking": marking(&w.states[i + 1]),
+        }));
+    }
+    serde_json::json!({
+        "kind": if w.loop_start.is_some() { "lasso" } else { "path" },
+        "loop_start": w.loop_start,
+        "steps": steps,
+    })
 }

@@ -40,13 +40,29 @@ fn figures_match_tarjan() {
         let want = reference(family, n);
         let model = format!("{family}:{n}");
         let all = json(&["scc", &model, "--json"]);
-        assert_eq!(all["method"], "lockstep");
-        assert_eq!(all["scc_states"], want[0].as_str(), "{model}");
-        assert_eq!(all["scc_count"].to_string(), want[1], "{model}");
-        let term = json(&["scc", &model, "--terminal", "--json"]);
-        assert_eq!(term["method"], "xb-bfs");
-        assert_eq!(term["scc_states"], want[2].as_str(), "{model} terminal");
-        assert_eq!(term["scc_count"].to_string(), want[3], "{model} terminal");
+        assert_eq!(all["method"], "xb-sat", "the default method");
+        for method in ["lockstep", "xb-sat", "tc"] {
+            let all = json(&["scc", &model, "--method", method, "--json"]);
+            assert_eq!(all["method"], method);
+            assert_eq!(all["scc_states"], want[0].as_str(), "{model} {method}");
+            if method == "tc" {
+                assert!(all["scc_count"].is_null(), "tc does not enumerate");
+            } else {
+                assert_eq!(all["scc_count"].to_string(), want[1], "{model} {method}");
+            }
+        }
+        for method in ["xb-bfs", "xb-sat", "tc"] {
+            let term = json(&["scc", &model, "--terminal", "--method", method, "--json"]);
+            assert_eq!(term["method"], method);
+            assert_eq!(
+                term["scc_states"],
+                want[2].as_str(),
+                "{model} terminal {method}"
+            );
+            if method != "tc" {
+                assert_eq!(term["scc_count"].to_string(), want[3], "{model} terminal");
+            }
+        }
     }
 }
 
@@ -72,10 +88,72 @@ fn method_and_query_must_agree() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--method xb-bfs"));
+        .stderr(predicate::str::contains(
+            "for terminal SCCs use --method xb-sat",
+        ));
     saturn()
         .args(["scc", "philosophers:3", "--method", "xb-bfs", "--json"])
         .assert()
         .code(2)
         .stdout(predicate::str::contains("\"status\":\"error\""));
+}
+
+#[test]
+fn streett_pairs_select_fair_cycles() {
+    let want = reference("philosophers", 3);
+    for method in ["tc", "lockstep"] {
+        // R empty: every cycle is fair
+        let all = json(&[
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "false;false",
+            "--method",
+            method,
+            "--json",
+        ]);
+        assert_eq!(all["scc_states"], want[0].as_str(), "{method}");
+        // weak fairness with an empty set: no cycle is fair
+        let none = json(&[
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "true;false",
+            "--method",
+            method,
+            "--json",
+        ]);
+        assert_eq!(none["scc_states"], "0", "{method}");
+    }
+}
+
+#[test]
+fn bad_streett_pairs_are_reported() {
+    saturn()
+        .args(["scc", "philosophers:3", "--streett", "true"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected 'R;C'"));
+    saturn()
+        .args([
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "nosuchplace >= 1;true",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nosuchplace"));
+    saturn()
+        .args([
+            "scc",
+            "philosophers:3",
+            "--streett",
+            "true;true",
+            "--method",
+            "xb-sat",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--method tc or lockstep"));
 }

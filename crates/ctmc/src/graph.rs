@@ -7,7 +7,6 @@ use crate::sparse::SparseMatrix;
 /// The bottom SCCs of the graph of `r` (components no edge leaves; a state without successor
 /// is one), each as a sorted list of states, in increasing order of their smallest state.
 pub fn bottom_sccs(r: &SparseMatrix) -> Vec<Vec<u32>> {
-    use crate::matrix::RateMatrix;
     let n = r.states();
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];

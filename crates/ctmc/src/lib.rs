@@ -18,8 +18,7 @@ pub mod matrix;
 pub mod props;
 pub mod solve;
 pub mod sparse;
-
-pub use matrix::{RateMatrix, Sweep};
 pub mod symbolic;
 
+pub use matrix::{RateMatrix, Sweep};
 pub use symbolic::SymbolicCtmc;

@@ -110,6 +110,27 @@ impl SparseMatrix {
             .map(|(&i, &v)| (i as usize, v))
     }
 
+    /// The matrix as a [`RateMatrix`].
+    pub fn view(&self) -> View<'_> {
+        View {
+            m: self,
+            transposed: false,
+        }
+    }
+
+    /// Its transpose as a [`RateMatrix`], without a copy.
+    pub fn transposed(&self) -> View<'_> {
+        View {
+            m: self,
+            transposed: true,
+        }
+    }
+
+    /// The number of states.
+    pub fn states(&self) -> usize {
+        self.n
+    }
+
     /// The transpose (rows become columns): a Gauss-Seidel sweep over its columns is a sweep
     /// over the rows of `self`, as the linear systems of unbounded until need.
     pub fn transpose(&self) -> SparseMatrix {
@@ -146,24 +167,50 @@ impl SparseMatrix {
     }
 }
 
-impl RateMatrix for SparseMatrix {
+/// A [`SparseMatrix`] seen as a [`RateMatrix`], as it is or transposed (its rows read as
+/// columns, without a copy: a Gauss-Seidel sweep over the columns of the transpose updates
+/// `x[s]` from the successors of `s`, as the linear systems of unbounded until need).
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    m: &'a SparseMatrix,
+    transposed: bool,
+}
+
+impl View<'_> {
+    /// `sum_i x[i] M[i][j]` for column `j` of the viewed matrix `M`.
+    fn dot(&self, j: usize, x: &[f64]) -> f64 {
+        if self.transposed {
+            self.m.row(j).map(|(i, v)| x[i] * v).sum()
+        } else {
+            self.m.col(j).map(|(i, v)| x[i] * v).sum()
+        }
+    }
+}
+
+impl RateMatrix for View<'_> {
     fn states(&self) -> usize {
-        self.n
+        self.m.n
     }
 
     fn nonzeros(&self) -> u64 {
-        self.row_cols.len() as u64
+        self.m.row_cols.len() as u64
     }
 
     fn exit_rates(&self) -> Vec<f64> {
-        (0..self.n)
-            .map(|i| self.row(i).map(|(_, v)| v).sum())
+        (0..self.m.n)
+            .map(|i| {
+                if self.transposed {
+                    self.m.col(i).map(|(_, v)| v).sum()
+                } else {
+                    self.m.row(i).map(|(_, v)| v).sum()
+                }
+            })
             .collect()
     }
 
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
-        for (j, yj) in y.iter_mut().enumerate().take(self.n) {
-            *yj += self.col(j).map(|(i, v)| x[i] * v).sum::<f64>();
+        for (j, yj) in y.iter_mut().enumerate().take(self.m.n) {
+            *yj += self.dot(j, x);
         }
     }
 
@@ -173,20 +220,25 @@ impl RateMatrix for SparseMatrix {
         order: Sweep,
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
+        let n = self.m.n;
         let mut step = |j: usize, x: &mut [f64]| {
-            let s: f64 = self.col(j).map(|(i, v)| x[i] * v).sum();
+            let s = self.dot(j, x);
             x[j] = f(j, s);
         };
         match order {
-            Sweep::Forward => (0..self.n).for_each(|j| step(j, x)),
-            Sweep::Backward => (0..self.n).rev().for_each(|j| step(j, x)),
+            Sweep::Forward => (0..n).for_each(|j| step(j, x)),
+            Sweep::Backward => (0..n).rev().for_each(|j| step(j, x)),
         }
     }
 
+    /// Bytes of the matrix (rows and columns); nothing for a transposed view.
     fn memory_bytes(&self) -> u64 {
+        if self.transposed {
+            return 0;
+        }
         let idx = std::mem::size_of::<usize>() as u64;
-        let nnz = self.row_cols.len() as u64;
-        2 * ((self.n as u64 + 1) * idx + nnz * 12)
+        let nnz = self.m.row_cols.len() as u64;
+        2 * ((self.m.n as u64 + 1) * idx + nnz * 12)
     }
 }
 
@@ -320,7 +372,7 @@ impl SparseCtmc {
         }
         progress(count, count);
         ctmc.r = SparseMatrix::from_rows(count, row_ptr, cols, vals);
-        ctmc.exit = ctmc.r.exit_rates();
+        ctmc.exit = ctmc.r.view().exit_rates();
         Ok(ctmc)
     }
 
@@ -377,16 +429,16 @@ impl SparseCtmc {
 
 impl RateMatrix for SparseCtmc {
     fn states(&self) -> usize {
-        self.r.states()
+        self.r.n
     }
     fn nonzeros(&self) -> u64 {
-        self.r.nonzeros()
+        self.r.view().nonzeros()
     }
     fn exit_rates(&self) -> Vec<f64> {
         self.exit.clone()
     }
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
-        self.r.vec_mul_add(x, y)
+        self.r.view().vec_mul_add(x, y)
     }
     fn gauss_seidel_sweep(
         &self,
@@ -394,9 +446,9 @@ impl RateMatrix for SparseCtmc {
         order: Sweep,
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
-        self.r.gauss_seidel_sweep(x, order, f)
+        self.r.view().gauss_seidel_sweep(x, order, f)
     }
     fn memory_bytes(&self) -> u64 {
-        self.r.memory_bytes() + self.exit.len() as u64 * 8
+        self.r.view().memory_bytes() + self.exit.len() as u64 * 8
     }
 }

@@ -6,34 +6,15 @@
 
 #![allow(clippy::needless_range_loop)] // dense linear algebra reads best with indices
 
+mod common;
+
+use common::{closure, gauss};
 use proptest::prelude::*;
 
 use saturn_ctmc::graph::{bottom_sccs, prob0, prob1};
 use saturn_ctmc::solve::{absorbing, steady_state, Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseMatrix;
 use saturn_ctmc::{RateMatrix, Sweep};
-
-/// Dense Gaussian elimination with partial pivoting: solve `a x = b`.
-fn gauss(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for c in 0..n {
-        let p = (c..n)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-            .expect("a row");
-        a.swap(c, p);
-        b.swap(c, p);
-        for r in 0..n {
-            if r != c && a[r][c] != 0.0 {
-                let f = a[r][c] / a[c][c];
-                for k in c..n {
-                    a[r][k] -= f * a[c][k];
-                }
-                b[r] -= f * b[c];
-            }
-        }
-    }
-    (0..n).map(|i| b[i] / a[i][i]).collect()
-}
 
 /// The stationary distribution of dense off-diagonal rates `r`, directly: `pi Q = 0` with the
 /// last equation replaced by `sum pi = 1`.
@@ -119,7 +100,7 @@ fn must_converge(m: Method) -> bool {
 /// Check a steady-state solution against `want`, or that `method` may fail.
 fn check_steady(m: &SparseMatrix, want: &[f64], tol: f64) -> Result<(), TestCaseError> {
     for method in methods() {
-        match steady_state(m, &tight(method), &mut |_, _, _| true) {
+        match steady_state(&m.view(), &tight(method), &mut |_, _, _| true) {
             Ok(sol) => {
                 for (x, y) in sol.x.iter().zip(want) {
                     prop_assert!(
@@ -159,7 +140,7 @@ proptest! {
         let a: Vec<bool> = (0..n).map(|i| seed[i] != 0).collect();
         let b: Vec<bool> = (0..n).map(|i| seed[i] == 1).collect();
         let m = matrix(&r);
-        let h = m.exit_rates();
+        let h = m.view().exit_rates();
         let no = prob0(&m, &a, &b);
         let yes = prob1(&m, &a, &b, &no);
         // the dense system x = P x (+ P into yes) over the other states
@@ -193,9 +174,13 @@ proptest! {
         let fixed: Vec<Option<f64>> = (0..n)
             .map(|i| if yes[i] { Some(1.0) } else if no[i] { Some(0.0) } else { None })
             .collect();
-        let rt = m.transpose();
-        for method in methods() {
-            match absorbing(&rt, &h, &fixed, &vec![0.0; n], &tight(method), &mut |_, _, _| true) {
+        let copied = m.transpose();
+        let copy = copied.view();
+        let view = m.transposed();
+        let transposes: [&dyn RateMatrix; 2] = [&copy, &view];
+        for (method, rt) in methods().into_iter().flat_map(|x| transposes.map(|t| (x, t))) {
+            prop_assert_eq!(rt.exit_rates(), copy.exit_rates());
+            match absorbing(rt, &h, &fixed, &vec![0.0; n], &tight(method), &mut |_, _, _| true) {
                 Ok(sol) => for (x, y) in sol.x.iter().zip(&want) {
                     prop_assert!((x - y).abs() < 1e-9, "{}: {:?} vs {:?}", method.name(), sol.x, want);
                 },
@@ -209,25 +194,7 @@ proptest! {
     fn bottom_sccs_are_the_closed_components(r in (1usize..10).prop_flat_map(|n| rates(n, false))) {
         let n = r.len();
         let m = matrix(&r);
-        // reachability by Floyd-Warshall
-        let mut reach = vec![vec![false; n]; n];
-        for i in 0..n {
-            reach[i][i] = true;
-            for j in 0..n {
-                if r[i][j] != 0.0 {
-                    reach[i][j] = true;
-                }
-            }
-        }
-        for k in 0..n {
-            for i in 0..n {
-                for j in 0..n {
-                    if reach[i][k] && reach[k][j] {
-                        reach[i][j] = true;
-                    }
-                }
-            }
-        }
+        let reach = closure(&r);
         // i is in a bottom SCC iff everything it reaches reaches it back
         let mut want: Vec<Vec<u32>> = Vec::new();
         for i in 0..n {
@@ -339,11 +306,11 @@ fn a_solver_that_does_not_converge_says_so() {
         max_iters: 50,
         ..tight(Method::Jacobi)
     };
-    match steady_state(&m, &o, &mut |_, _, _| true) {
+    match steady_state(&m.view(), &o, &mut |_, _, _| true) {
         Err(SolveError::NotConverged { iterations, .. }) => assert_eq!(iterations, 50),
         other => panic!("expected NotConverged, got {other:?}"),
     }
     // the progress callback can stop any method
-    let e = steady_state(&m, &tight(Method::Power), &mut |_, it, _| it < 3);
+    let e = steady_state(&m.view(), &tight(Method::Power), &mut |_, it, _| it < 3);
     assert_eq!(e, Err(SolveError::Interrupted));
 }

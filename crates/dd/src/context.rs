@@ -153,6 +153,26 @@ impl Dd {
         }
     }
 
+    /// A context over existing forests (`sets` quasi-reduced with `K` levels, `rels`
+    /// identity-reduced with `2K`), e.g. to run an engine on forests a caller owns; give them
+    /// back with [`Dd::into_forests`].
+    ///
+    /// # Panics
+    /// If the forests' numbers of levels do not match.
+    pub fn with_forests(sets: Forest, rels: Forest) -> Dd {
+        assert_eq!(2 * sets.num_levels(), rels.num_levels());
+        let mut dd = Dd::new(0);
+        dd.sets = sets;
+        dd.rels = rels;
+        dd
+    }
+
+    /// The forests, taking the context apart (pins and registered caches are dropped: take
+    /// every node you need out of them first).
+    pub fn into_forests(self) -> (Forest, Forest) {
+        (self.sets, self.rels)
+    }
+
     /// The number of variables (levels of the set forest).
     pub fn num_levels(&self) -> usize {
         self.sets.num_levels()

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+mod ctl_support;
+
 use proptest::prelude::*;
 use saturn_dd::{Dd, NodeId};
 use saturn_logic::{LinExpr, StateFormula as F};
@@ -94,13 +96,7 @@ proptest! {
         let mut results: Vec<Vec<BTreeSet<Vec<u64>>>> = Vec::new();
         for m in EuMethod::ALL {
             let mut dd = Dd::new(model.num_levels());
-            dd.set_gc_every(Some(64));
-            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
-            let init = reach.state_set(&model.initial);
-            let rch = reach.explore(init, Method::Saturation).unwrap();
-            let _p = reach.dd().pin(rch);
-            let atoms = Atoms::for_petri(&model, &order);
-            let mut checker = Checker::new(reach, &model, atoms, rch, mode);
+            let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
             checker.set_eu_method(m);
             let mut mine = Vec::new();
             for f in &fs {

@@ -6,7 +6,7 @@ use saturn_model::GeneralModel;
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::graph::{bottom_sccs, prob0, prob1};
 use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
-use crate::sparse::{SparseCtmc, SparseMatrix};
+use crate::sparse::SparseCtmc;
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -73,7 +73,6 @@ pub struct Checker<'a> {
     ctmc: &'a SparseCtmc,
     options: Options,
     progress: CheckProgress<'a>,
-    rt: Option<SparseMatrix>,
     bsccs: Option<Vec<Vec<u32>>>,
     pis: Option<Vec<Vec<f64>>>,
     reward_rates: Vec<Option<Vec<f64>>>,
@@ -99,7 +98,6 @@ impl<'a> Checker<'a> {
             ctmc,
             options,
             progress,
-            rt: None,
             bsccs: None,
             pis: None,
             reward_rates: vec![None; rewards.len()],
@@ -182,6 +180,7 @@ impl<'a> Checker<'a> {
                         let b = self.bools(target)?;
                         self.reach_reward(&rates, &b)?
                     }
+                    RewardPath::Total => self.total_reward(&rates)?,
                 };
                 bounded(x, *bound)
             }
@@ -279,24 +278,20 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn transposed(&mut self) -> &SparseMatrix {
-        if self.rt.is_none() {
-            self.rt = Some(self.ctmc.r.transpose());
-        }
-        self.rt.as_ref().expect("just built")
-    }
-
     fn solve_linear(
         &mut self,
         what: &str,
         fixed: &[Option<f64>],
         c: &[f64],
     ) -> Result<Vec<f64>, CheckError> {
+        if fixed.iter().all(Option::is_some) {
+            // nothing to solve (e.g. an ergodic chain's long-run values): no transpose built
+            return Ok(fixed.iter().map(|v| v.unwrap_or(0.0)).collect());
+        }
         let options = self.options;
-        self.transposed();
-        let rt = self.rt.as_ref().expect("built");
+        let rt = self.ctmc.r.transposed();
         let progress = &mut self.progress;
-        let sol = absorbing(rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
+        let sol = absorbing(&rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
             progress(what, m, it, d)
         })?;
         self.stats.iterations += sol.iterations;
@@ -349,6 +344,51 @@ impl<'a> Checker<'a> {
         self.solve_linear("reachability reward", &fixed, &c)
     }
 
+    /// The expected total reward from every state: 0 in a bottom SCC that earns nothing,
+    /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
+    fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
+        let n = rates.len();
+        let bsccs = self.bottom().to_vec();
+        let mut zero = vec![false; n];
+        let mut earning = vec![false; n];
+        for b in &bsccs {
+            let earns = b.iter().any(|&s| rates[s as usize] != 0.0);
+            for &s in b {
+                if earns {
+                    earning[s as usize] = true;
+                } else {
+                    zero[s as usize] = true;
+                }
+            }
+        }
+        let all = vec![true; n];
+        let inf = crate::graph::backward_reach(&self.ctmc.r, &all, &earning);
+        let h = &self.ctmc.exit;
+        let fixed: Vec<Option<f64>> = (0..n)
+            .map(|i| {
+                if inf[i] {
+                    Some(f64::INFINITY)
+                } else if zero[i] {
+                    Some(0.0)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let c: Vec<f64> = (0..n)
+            .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
+            .collect();
+        self.solve_linear("total reward", &fixed, &c)
+    }
+
+    /// The bottom SCCs (computed once).
+    fn bottom(&mut self) -> &[Vec<u32>] {
+        if self.bsccs.is_none() {
+            self.bsccs = Some(bottom_sccs(&self.ctmc.r));
+        }
+        self.bsccs.as_deref().expect("just computed")
+    }
+
     fn reward_rates(&mut self, k: usize) -> Result<Vec<f64>, CheckError> {
         if k >= self.rewards.len() {
             return Err(CheckError::Eval(format!(
@@ -368,17 +408,17 @@ impl<'a> Checker<'a> {
         if self.pis.is_some() {
             return Ok(());
         }
-        let bsccs = bottom_sccs(&self.ctmc.r);
+        let bsccs = self.bottom().to_vec();
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = self.options;
         for b in &bsccs {
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
             let sol = if b.len() == self.ctmc.len() {
-                steady_state(&self.ctmc.r, &options, &mut cb)?
+                steady_state(&self.ctmc.r.view(), &options, &mut cb)?
             } else {
                 let sub = self.ctmc.r.restrict(b);
-                steady_state(&sub, &options, &mut cb)?
+                steady_state(&sub.view(), &options, &mut cb)?
             };
             self.stats.iterations += sol.iterations;
             if sol.iterations > 0 {

@@ -13,7 +13,8 @@
 //! - `P=? [ a U b ]`, `F b`: Prob0/Prob1 by backward search, then the embedded chain's linear
 //!   system from zero (section 2.3.4);
 //! - `R=? [ F b ]`: the expected reward accumulated until `b` (infinite where `b` is reached
-//!   with probability below 1).
+//!   with probability below 1); `R=? [ C ]`: the total reward (infinite where a bottom SCC
+//!   that earns a reward can be reached).
 
 mod check;
 mod rewards;
@@ -50,6 +51,9 @@ pub enum RewardPath {
     Steady,
     /// `F phi`: the reward accumulated until `phi`.
     Reach(Box<Csl>),
+    /// `C`: the total reward accumulated forever (infinite where a bottom SCC with a positive
+    /// reward is reached with positive probability).
+    Total,
 }
 
 /// Filters (PRISM's `filter(op, prop, states)`).

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
 
-use super::walk::{nth, Entries, Part, Snap, Walker};
+use super::walk::{Entries, Part, Snap, Walker};
 
 /// An above-path entry and its bottom array (`start..start + len` of the bottom entries).
 #[derive(Clone, Copy, Debug)]
@@ -22,6 +22,8 @@ struct Top {
     des: u32,
     start: u32,
     len: u32,
+    /// The range is in the partitioned arrays (`split`) rather than in `bottom`.
+    split: bool,
 }
 
 /// A below-path entry, relative to its split point.
@@ -36,6 +38,15 @@ struct Bottom {
 pub struct SplitCache {
     top: Vec<Top>,
     bottom: Vec<Bottom>,
+    /// The top entries of each Gauss-Seidel phase (Figure 6.3's constraints decided once):
+    /// an entry whose row and column differ above the split point belongs to one phase with
+    /// its whole bottom array; one on the diagonal block links to the part of its bottom
+    /// array that phase admits (a stable partition of the array, in `split`).
+    down: Vec<Top>,
+    up: Vec<Top>,
+    /// Bottom arrays of the diagonal-block snapshots, partitioned: entries `i ≻ j` first,
+    /// then `i ≺ j`, each part in traversal order.
+    split: Vec<Bottom>,
     threshold: u64,
 }
 
@@ -81,6 +92,7 @@ impl Builder<'_, '_> {
                 des: sn.d as u32,
                 start,
                 len,
+                split: false,
             });
             return;
         }
@@ -125,10 +137,48 @@ impl SplitCache {
         if !w.root.is_empty() {
             b.preprocess(w.start());
         }
-        SplitCache {
+        let mut c = SplitCache {
             top: b.top,
             bottom: b.bottom,
+            down: Vec::new(),
+            up: Vec::new(),
+            split: Vec::new(),
             threshold,
+        };
+        c.split_phases();
+        c
+    }
+
+    /// Fill `down`, `up` and `split` from the top and bottom arrays.
+    fn split_phases(&mut self) {
+        let mut parts: FxHashMap<u32, (u32, u32, u32)> = FxHashMap::default();
+        for a in &self.top {
+            match a.src.cmp(&a.des) {
+                Ordering::Greater => self.down.push(*a),
+                Ordering::Less => self.up.push(*a),
+                Ordering::Equal => {
+                    let (start, ndown, nup) = *parts.entry(a.start).or_insert_with(|| {
+                        let bs = &self.bottom[a.start as usize..(a.start + a.len) as usize];
+                        let start = self.split.len() as u32;
+                        self.split.extend(bs.iter().filter(|b| b.src > b.des));
+                        let ndown = self.split.len() as u32 - start;
+                        self.split.extend(bs.iter().filter(|b| b.src < b.des));
+                        (start, ndown, self.split.len() as u32 - start - ndown)
+                    });
+                    let linked = |start, len| Top {
+                        start,
+                        len,
+                        split: true,
+                        ..*a
+                    };
+                    if ndown > 0 {
+                        self.down.push(linked(start, ndown));
+                    }
+                    if nup > 0 {
+                        self.up.push(linked(start + ndown, nup));
+                    }
+                }
+            }
         }
     }
 
@@ -144,35 +194,53 @@ impl SplitCache {
 
     /// Bytes of both arrays.
     pub fn bytes(&self) -> u64 {
-        (self.top.len() * std::mem::size_of::<Top>()
-            + self.bottom.len() * std::mem::size_of::<Bottom>()) as u64
+        let tops = self.top.len() + self.down.len() + self.up.len();
+        (tops * std::mem::size_of::<Top>()
+            + (self.bottom.len() + self.split.len()) * std::mem::size_of::<Bottom>()) as u64
+    }
+}
+
+impl SplitCache {
+    /// The entries below top entry `a`.
+    #[inline]
+    fn below(&self, a: &Top) -> &[Bottom] {
+        let arr = if a.split { &self.split } else { &self.bottom };
+        &arr[a.start as usize..(a.start + a.len) as usize]
+    }
+}
+
+/// Visit the entries of `tops` and their bottom arrays, in order.
+#[inline]
+fn run<'a, F: FnMut(usize, usize, f64)>(
+    c: &'a SplitCache,
+    tops: impl Iterator<Item = &'a Top>,
+    rev: bool,
+    visit: &mut F,
+) {
+    for a in tops {
+        let (s0, d0, r) = (a.src as usize, a.des as usize, a.rate);
+        let mut one = |b: &Bottom| visit(s0 + b.src as usize, d0 + b.des as usize, r * b.rate);
+        if rev {
+            c.below(a).iter().rev().for_each(&mut one);
+        } else {
+            c.below(a).iter().for_each(&mut one);
+        }
     }
 }
 
 impl Entries for SplitCache {
-    /// Thesis Figure 6.6, *GSForwardCache* (and its `Up`, `All` and reversed siblings).
+    /// Thesis Figure 6.6, *GSForwardCache* (and its `Up`, `All` and reversed siblings), with
+    /// the phase constraints decided when the cache was built.
     fn for_each<F: FnMut(usize, usize, f64)>(&self, part: Part, reverse: bool, visit: &mut F) {
-        for t in 0..self.top.len() {
-            let a = nth(&self.top, t, reverse);
-            let ca = a.src.cmp(&a.des);
-            if !part.admits(ca) {
-                continue;
-            }
-            let bs = &self.bottom[a.start as usize..(a.start + a.len) as usize];
-            let (s0, d0) = (a.src as usize, a.des as usize);
-            if ca != Ordering::Equal || part == Part::All {
-                for u in 0..bs.len() {
-                    let b = nth(bs, u, reverse);
-                    visit(s0 + b.src as usize, d0 + b.des as usize, a.rate * b.rate);
-                }
-            } else {
-                for u in 0..bs.len() {
-                    let b = nth(bs, u, reverse);
-                    if b.src != b.des && part.admits(b.src.cmp(&b.des)) {
-                        visit(s0 + b.src as usize, d0 + b.des as usize, a.rate * b.rate);
-                    }
-                }
-            }
+        let tops = match part {
+            Part::All => &self.top,
+            Part::Down => &self.down,
+            Part::Up => &self.up,
+        };
+        if reverse {
+            run(self, tops.iter().rev(), true, visit);
+        } else {
+            run(self, tops.iter(), false, visit);
         }
     }
 }

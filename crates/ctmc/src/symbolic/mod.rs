@@ -11,6 +11,8 @@ pub mod gauss_seidel;
 pub mod walk;
 
 use saturn_dd::ev::{Ev, EvPlusForest, EvStarForest};
+use std::sync::Mutex;
+
 use saturn_dd::NodeId;
 use saturn_model::GeneralModel;
 use saturn_symbolic::encode::{
@@ -76,6 +78,8 @@ pub struct SymbolicCtmc {
     self_loops: u64,
     deadlocks: u64,
     cache: Option<SplitCache>,
+    /// The partial sums of a Gauss-Seidel sweep, kept between sweeps.
+    scratch: Mutex<Vec<f64>>,
 }
 
 impl SymbolicCtmc {
@@ -134,6 +138,7 @@ impl SymbolicCtmc {
             self_loops: u64::try_from(with_loops - nonzeros).unwrap_or(u64::MAX),
             deadlocks,
             cache: None,
+            scratch: Mutex::new(Vec::new()),
         })
     }
 
@@ -302,9 +307,10 @@ impl RateMatrix for SymbolicCtmc {
         order: Sweep,
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
+        let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         match &self.cache {
-            Some(c) => gauss_seidel::two_phase_sweep(c, x, order, f),
-            None => gauss_seidel::two_phase_sweep(&self.walker(), x, order, f),
+            Some(c) => gauss_seidel::two_phase_sweep(c, x, order, f, &mut acc),
+            None => gauss_seidel::two_phase_sweep(&self.walker(), x, order, f, &mut acc),
         }
     }
 

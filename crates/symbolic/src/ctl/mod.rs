@@ -33,9 +33,11 @@ mod eu;
 mod fixpoints;
 mod global;
 mod sets;
+mod witness;
 
 pub use eu::EuMethod;
 pub use global::GLOBAL_PROPERTIES;
+pub use witness::Witness;
 
 /// What happens on a path that reaches a deadlock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -67,6 +69,9 @@ pub enum CtlError {
     /// `A`/`E` over a path formula that is not one CTL operator (LTL, CTL*).
     #[error("not a CTL formula: a path quantifier over a path formula that is not one CTL operator (LTL and CTL* are not supported)")]
     NotCtl,
+    /// A witness failed its replay on the model (a bug).
+    #[error("internal error: {0}")]
+    Witness(String),
 }
 
 /// Counters of one checker.
@@ -88,6 +93,10 @@ pub struct Checker<'d> {
     rch: NodeId,
     /// The initial state.
     init: NodeId,
+    /// The initial state as local states by level, and the model's (forward) events, for
+    /// witnesses.
+    initial: Vec<u32>,
+    events: Vec<saturn_model::Event>,
     /// The reachable deadlocks.
     dead: NodeId,
     deadlocks: Deadlocks,
@@ -121,6 +130,8 @@ impl<'d> Checker<'d> {
             atoms,
             rch,
             init,
+            initial: model.initial.clone(),
+            events: model.events.clone(),
             dead: NodeId::EMPTY,
             deadlocks,
             eu_method: EuMethod::default(),

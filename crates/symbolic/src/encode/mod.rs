@@ -4,16 +4,19 @@
 //!
 //! - [`shannon`]: each event's relation by Shannon expansion over its support (optionally
 //!   restricted to the local states known so far), and state predicates as sets;
-//! - [`saturate`]: generation by saturation (thesis Figure 2.10) with one relation per Top
-//!   level (the thesis's `N_k`), built on the fly as local states appear (the default);
+//! - [`saturate`]: generation by saturation (thesis Figure 2.10) on the one saturation kernel
+//!   ([`crate::reach`], `Reach::general`): relations united per Top level (the thesis's
+//!   `N_k`), built on the fly as local states appear (the default);
 //! - [`chaining`]: generation by chained images (the simple alternative);
 //! - [`count`]: PRISM's transition count (distinct (state, successor) pairs), exactly.
 //!
-//! Domains are fixed: variable `v` at level `k` has `high - low + 1` local states, local index
-//! `value - low`. The initial-state set and, per event, the set of states where firing is an
-//! error (a negative or non-finite rate, an update leaving its variable's range, an evaluation
-//! error) are built over all `K` levels of a quasi-reduced set forest; they are intersected
-//! with the reachable states once those are known ([`Encoded::check_errors`]).
+//! Variable `v` at level `k` has `high - low + 1` local states, local index `value - low`; the
+//! set forest's domains follow the local states found during generation and are the whole
+//! ranges afterwards. The initial-state set and, once the reachable states are known, per
+//! event the set of states where firing is an error (a negative or non-finite rate, an update
+//! leaving its variable's range, an evaluation error) are built over all `K` levels of a
+//! quasi-reduced set forest and intersected with the reachable states
+//! ([`Encoded::check_errors`]).
 
 use num_bigint::BigUint;
 use saturn_dd::{unprimed_level, Forest, NodeId, Reduction};
@@ -29,6 +32,7 @@ mod shannon;
 pub use chaining::explore_chaining;
 pub use count::count_pairs;
 pub use saturate::explore_saturation;
+pub(crate) use shannon::event_relation;
 
 /// Why a model cannot be encoded or explored.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,14 +85,24 @@ pub struct Encoded {
     pub level_of: Vec<usize>,
     /// One relation per event (same index as the model's events); EMPTY until built.
     pub events: Vec<NodeId>,
-    /// Per event, the states (of `sets`) where firing it is an error.
+    /// Per event, the states (of `sets`) where firing it is an error (empty until
+    /// [`Encoded::check_errors`] builds them).
     pub errors: Vec<NodeId>,
     pub init: NodeId,
 }
 
+/// The number of values of variable `v`, as a domain size.
+fn domain_size(model: &GeneralModel, v: usize) -> Result<u32, EncodeError> {
+    u32::try_from(model.vars[v].size())
+        .ok()
+        .filter(|&s| s < u32::MAX)
+        .ok_or_else(|| EncodeError::DomainTooLarge(model.vars[v].name.clone()))
+}
+
 /// Encode `model` with the variable order `order` (`order[k-1]` = variable at level `k`): the
-/// forests, domains, initial set and error sets. Event relations are built by the generation
-/// method ([`Encoded::build_relations`] builds them over whole ranges).
+/// forests, domains and initial set (the error sets are built by [`Encoded::check_errors`]).
+/// Event relations are built by the generation method ([`Encoded::build_relations`] builds them
+/// over whole ranges).
 pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeError> {
     let n = model.vars.len();
     let mut level_of = vec![usize::MAX; n];
@@ -104,25 +118,11 @@ pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeEr
     let mut sets = Forest::new(n, Reduction::Quasi);
     let mut rels = Forest::new(2 * n, Reduction::Identity);
     for (k, &v) in order.iter().enumerate() {
-        let size = u32::try_from(model.vars[v].size())
-            .ok()
-            .filter(|&s| s < u32::MAX)
-            .ok_or_else(|| EncodeError::DomainTooLarge(model.vars[v].name.clone()))?;
-        sets.set_domain(k + 1, size);
+        let size = domain_size(model, v)?;
+        // the set forest's domains follow the local states found (generation builds the
+        // relations over them); the relation forest knows every value, so that a pair relating
+        // only some values to themselves is never mistaken for the identity
         rels.set_domain(unprimed_level(k + 1), size);
-    }
-    let mut errors = Vec::with_capacity(model.events.len());
-    for (i, ev) in model.events.iter().enumerate() {
-        let cond = shannon::error_condition(model, i);
-        let err = shannon::predicate_set(&mut sets, model, order, &cond, true).map_err(|what| {
-            EncodeError::Event {
-                event: ev.name.clone(),
-                location: ev.location.clone(),
-                what,
-                state: "(any)".into(),
-            }
-        })?;
-        errors.push(err);
     }
     let init = match &model.init {
         Init::State(s) => {
@@ -142,7 +142,7 @@ pub fn encode(model: &GeneralModel, order: &[usize]) -> Result<Encoded, EncodeEr
         order: order.to_vec(),
         level_of,
         events: vec![NodeId::EMPTY; model.events.len()],
-        errors,
+        errors: Vec::new(),
         init,
     })
 }
@@ -174,12 +174,40 @@ impl Encoded {
             .collect()
     }
 
+    /// Declare every variable's whole range as its level's domain in the set forest.
+    pub fn full_domains(&mut self, model: &GeneralModel) {
+        for (k, &v) in self.order.iter().enumerate() {
+            self.sets.set_domain(k + 1, model.vars[v].size() as u32);
+        }
+    }
+
+    /// Per event, the states where firing it is an error (built once, over whole ranges).
+    fn build_errors(&mut self, model: &GeneralModel) -> Result<(), EncodeError> {
+        if self.errors.len() == model.events.len() {
+            return Ok(());
+        }
+        self.errors.clear();
+        for (i, ev) in model.events.iter().enumerate() {
+            let cond = shannon::error_condition(model, i);
+            let err = shannon::predicate_set(&mut self.sets, model, &self.order, &cond, true)
+                .map_err(|what| EncodeError::Event {
+                    event: ev.name.clone(),
+                    location: ev.location.clone(),
+                    what,
+                    state: "(any)".into(),
+                })?;
+            self.errors.push(err);
+        }
+        Ok(())
+    }
+
     /// The first event that is an error in some state of `reached`, with such a state.
     pub fn check_errors(
         &mut self,
         model: &GeneralModel,
         reached: NodeId,
     ) -> Result<(), EncodeError> {
+        self.build_errors(model)?;
         for (i, &err) in self.errors.clone().iter().enumerate() {
             let bad = self.sets.intersect(reached, err);
             if let Some(st) = self.sets.pick(bad) {
@@ -249,6 +277,7 @@ pub fn generate_general(
         GenMethod::Chaining => explore_chaining(model, &mut enc, limits)?,
     };
     let generation_seconds = t0.elapsed().as_secs_f64();
+    enc.full_domains(model);
     enc.check_errors(model, reached)?;
     let all = enc.union_relation();
     let pairs = count_pairs(&enc.sets, &enc.rels, reached, all);

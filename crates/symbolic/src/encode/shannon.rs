@@ -249,7 +249,7 @@ pub(super) fn error_condition(model: &GeneralModel, e: usize) -> Expr {
 /// `level_of` gives, expanded over the local states `known` per level (`None`: every value of
 /// each variable's range). An out-of-range update relates nothing (such firings are reported
 /// from [`error_condition`]'s set, not encoded).
-pub(super) fn event_relation(
+pub(crate) fn event_relation(
     rels: &mut Forest,
     model: &GeneralModel,
     e: usize,

@@ -1,9 +1,13 @@
 //! Where events come from: each model event prepared for implicit firing (its local functions by
 //! level, reversed for backward exploration), and, for [`Relations::Mdd`], its relation MDD built
-//! on the fly in the context's relation forest over the local states the set forest knows.
+//! on the fly in the context's relation forest over the local states the set forest knows:
+//! from the local functions of a Petri-style event, or by Shannon expansion of a general event
+//! (guards, updates and rates over several variables, e.g. a lowered PRISM command). The
+//! relations of the events with the same Top are united into the thesis's `N_k` (Figure 2.10),
+//! which the local fixpoint of level `k` fires in one pass.
 
-use saturn_dd::{NodeId, Pin};
-use saturn_model::LocalFn;
+use saturn_dd::{NodeId, Pin, RelAlg};
+use saturn_model::{GeneralModel, LocalFn};
 
 use super::kernel::Kernel;
 use super::{Reach, Relations};
@@ -16,16 +20,70 @@ pub(super) struct RelMdds {
     /// The set forest's domain size of each support level when the relation was built
     /// (empty: never built).
     pub(super) covered: Vec<Vec<u32>>,
+    /// Per level `k`, `N_k`: the union of the relations of the events whose Top is `k`
+    /// (None until first built), and the sum of the domains of their support levels when it
+    /// was checked (domains only grow, so an equal sum means no relation of `k` is stale).
+    pub(super) top: Vec<Option<Pin>>,
+    pub(super) top_sig: Vec<u64>,
+    /// Per level `k`, the support levels of the events whose Top is `k` (sorted, distinct).
+    pub(super) top_levels: Vec<Vec<u32>>,
     /// Relations built (and rebuilt after a domain grew).
     pub(super) builds: u64,
     /// The relations were given ([`Reach::cons_nsf`]): never rebuilt.
     pub(super) fixed: bool,
 }
 
-/// An event prepared for firing: its local functions by level, highest first.
+impl RelMdds {
+    /// The relations `rel` (pinned), each built over the domains `covered` of its support
+    /// levels; `fixed`: never rebuilt. No `N_k` yet: see [`RelMdds::regroup_tops`].
+    pub(super) fn new(rel: Vec<Option<Pin>>, covered: Vec<Vec<u32>>, fixed: bool) -> RelMdds {
+        RelMdds {
+            rel,
+            covered,
+            top: Vec::new(),
+            top_sig: Vec::new(),
+            top_levels: Vec::new(),
+            builds: 0,
+            fixed,
+        }
+    }
+
+    /// Forget every `N_k` and group the events afresh: `by_top[k]` fire at level `k`.
+    pub(super) fn regroup_tops(&mut self, by_top: &[Vec<u32>], events: &[Ev]) {
+        self.top = (0..by_top.len()).map(|_| None).collect();
+        self.top_sig = vec![0; by_top.len()];
+        self.top_levels = by_top
+            .iter()
+            .map(|evs| {
+                let mut ls: Vec<u32> = evs
+                    .iter()
+                    .flat_map(|&e| events[e as usize].levels.iter().copied())
+                    .collect();
+                ls.sort_unstable();
+                ls.dedup();
+                ls
+            })
+            .collect();
+    }
+}
+
+/// An event prepared for firing: its local functions by level, highest first (none for a
+/// general event, which fires through its relation only), and its support levels.
 pub(super) struct Ev {
     pub(super) parts: Vec<(u32, LocalFn)>,
     pub(super) top: u32,
+    /// The levels the event reads or writes, highest first.
+    pub(super) levels: Vec<u32>,
+}
+
+/// General events (a [`GeneralModel`]'s): their relations come from Shannon expansion over
+/// their supports ([`crate::encode`]), never from local functions.
+pub(super) struct GeneralSource {
+    pub(super) model: GeneralModel,
+    /// `level_of[v]`: the level of variable `v`.
+    pub(super) level_of: Vec<usize>,
+    /// Build the transposed relations (backward exploration).
+    pub(super) backward: bool,
 }
 
 pub(super) fn reverse_local(f: &LocalFn) -> LocalFn {
@@ -54,17 +112,23 @@ pub(super) fn reverse_local(f: &LocalFn) -> LocalFn {
 }
 
 impl Reach<'_> {
-    /// Apply events implicitly (the default) or through relation MDDs.
+    /// Apply events implicitly (the default) or through relation MDDs. General events have
+    /// no local functions: they always fire through their relations.
     pub fn set_relations(&mut self, mode: Relations) {
+        let mode = if self.eng.general.is_some() {
+            Relations::Mdd
+        } else {
+            mode
+        };
         let n = self.eng.events.len();
         self.eng.rels = match mode {
             Relations::Implicit => None,
-            Relations::Mdd => Some(RelMdds {
-                rel: (0..n).map(|_| None).collect(),
-                covered: vec![Vec::new(); n],
-                builds: 0,
-                fixed: false,
-            }),
+            Relations::Mdd => {
+                let mut rm =
+                    RelMdds::new((0..n).map(|_| None).collect(), vec![Vec::new(); n], false);
+                rm.regroup_tops(&self.eng.by_top, &self.eng.events);
+                Some(rm)
+            }
         };
     }
 
@@ -76,11 +140,22 @@ impl Reach<'_> {
 
 impl Kernel<'_> {
     /// The relation MDD of event `e`, (re)built if a level it reads has gained local states
-    /// since it was built: it then relates every local state the set forest knows now (built
-    /// "on the fly", as saturation discovers local states). EMPTY for implicit events.
+    /// since it was built (see [`Kernel::fresh_event`]). EMPTY for implicit events.
     pub(super) fn fresh_relation(&mut self, e: u32) -> NodeId {
-        let Some(rm) = self.e.rels.as_mut() else {
-            return NodeId::EMPTY;
+        self.fresh_event(e);
+        self.e
+            .rels
+            .as_ref()
+            .and_then(|rm| rm.rel[e as usize].as_ref())
+            .map_or(NodeId::EMPTY, Pin::get)
+    }
+
+    /// (Re)build event `e`'s relation if a level it reads has gained local states since it
+    /// was built: it then relates every local state the set forest knows now (built "on the
+    /// fly", as saturation discovers local states). Says whether it was (re)built.
+    pub(super) fn fresh_event(&mut self, e: u32) -> bool {
+        let Some(rm) = self.e.rels.as_ref() else {
+            return false;
         };
         let ev = &self.e.events[e as usize];
         let cov = &rm.covered[e as usize];
@@ -88,20 +163,44 @@ impl Kernel<'_> {
         let stale = !rm.fixed
             && (cov.is_empty()
                 || ev
-                    .parts
+                    .levels
                     .iter()
                     .zip(cov)
-                    .any(|((l, _), &c)| sets.domain(*l as usize) > c));
+                    .any(|(&l, &c)| sets.domain(l as usize) > c));
         if !stale {
-            return rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get);
+            return false;
         }
-        let mut doms = Vec::with_capacity(ev.parts.len());
+        let doms: Vec<u32> = ev
+            .levels
+            .iter()
+            .map(|&l| self.dd.sets.domain(l as usize).max(1))
+            .collect();
+        let r = match self.e.general.take() {
+            Some(g) => {
+                let r = self.general_relation(&g, e as usize, &doms);
+                self.e.general = Some(g);
+                r
+            }
+            None => self.local_relation(e as usize, &doms),
+        };
+        let rm = self.e.rels.as_mut().expect("relation mode");
+        match &mut rm.rel[e as usize] {
+            Some(p) => p.set(r),
+            slot @ None => *slot = Some(self.dd.pin_rel(r)),
+        }
+        rm.covered[e as usize] = doms;
+        rm.builds += 1;
+        true
+    }
+
+    /// The relation of a Petri-style event from its local functions, over the local states
+    /// `doms` (per support level, highest first) and within each level's cap.
+    fn local_relation(&mut self, e: usize, doms: &[u32]) -> NodeId {
+        let ev = &self.e.events[e];
         let mut parts: Vec<(usize, Vec<(u32, u32)>)> = Vec::with_capacity(ev.parts.len());
-        for (l, f) in &ev.parts {
+        for ((l, f), &dom) in ev.parts.iter().zip(doms) {
             let l = *l as usize;
-            let dom = self.dd.sets.domain(l).max(1);
             let cap = self.e.cap[l];
-            doms.push(dom);
             // the relation forest must know the whole domain, or a part relating only some
             // local states to themselves would look like the identity and be skipped
             self.dd.rels.set_domain(saturn_dd::unprimed_level(l), dom);
@@ -112,28 +211,86 @@ impl Kernel<'_> {
                     .collect(),
             ));
         }
-        let r = if parts.is_empty() {
+        if parts.is_empty() {
             NodeId::ONE
         } else {
             self.dd.rels.relation_from_local(&parts)
-        };
-        match &mut rm.rel[e as usize] {
-            Some(p) => p.set(r),
-            slot @ None => *slot = Some(self.dd.pin_rel(r)),
         }
-        rm.covered[e as usize] = doms;
-        rm.builds += 1;
-        r
+    }
+
+    /// The relation of general event `e` by Shannon expansion over its support, relating the
+    /// states whose support values are among the local states `doms` (per support level,
+    /// highest first); transposed for backward exploration.
+    fn general_relation(&mut self, g: &GeneralSource, e: usize, doms: &[u32]) -> NodeId {
+        let k = self.dd.num_levels();
+        let mut known = vec![Vec::new(); k + 1];
+        for (&l, &dom) in self.e.events[e].levels.iter().zip(doms) {
+            let size = self.e.cap[l as usize];
+            known[l as usize] = (0..dom.min(size)).collect();
+        }
+        let r = crate::encode::event_relation(
+            &mut self.dd.rels,
+            &g.model,
+            e,
+            &g.level_of,
+            Some(&known),
+        );
+        if g.backward {
+            RelAlg::new().transpose(&mut self.dd.rels, r)
+        } else {
+            r
+        }
+    }
+
+    /// `N_k`: the union of the relations of the events whose Top is `k` (`evs`), rebuilt
+    /// when one of them is stale. Checked by the sum of the support levels' domains, so an
+    /// unchanged `N_k` costs one pass over those levels.
+    pub(super) fn fresh_top(&mut self, k: usize, evs: &[u32]) -> NodeId {
+        let rm = self.e.rels.as_ref().expect("relation mode");
+        let sets = &self.dd.sets;
+        let sig: u64 = rm.top_levels[k]
+            .iter()
+            .map(|&l| u64::from(sets.domain(l as usize)))
+            .sum();
+        if let Some(p) = &rm.top[k] {
+            if rm.top_sig[k] == sig || rm.fixed {
+                return p.get();
+            }
+        }
+        let mut changed = rm.top[k].is_none();
+        for &e in evs {
+            changed |= self.fresh_event(e);
+        }
+        let rm = self.e.rels.as_mut().expect("relation mode");
+        if changed {
+            let rels: Vec<NodeId> = evs
+                .iter()
+                .map(|&e| rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get))
+                .collect();
+            let u = self.dd.rels.union_all(&rels);
+            match &mut rm.top[k] {
+                Some(p) => p.set(u),
+                slot @ None => *slot = Some(self.dd.pin_rel(u)),
+            }
+        }
+        // a relation rebuilt above declared no domain: the sum is read afresh
+        let sets = &self.dd.sets;
+        rm.top_sig[k] = rm.top_levels[k]
+            .iter()
+            .map(|&l| u64::from(sets.domain(l as usize)))
+            .sum();
+        rm.top[k].as_ref().map_or(NodeId::EMPTY, Pin::get)
     }
 }
 
 impl Reach<'_> {
     /// Turn a forward generator around after generation, so that [`Reach::image`] and
     /// [`Reach::explore`] compute predecessors (`P`) in the same forest as the states found:
-    /// what CTL model checking needs. Every event's local functions are reversed; each level is
-    /// capped at the local states the forest knows now (the generated domains), so backward
-    /// steps never invent token counts beyond them; the compute caches of the other direction
-    /// are dropped (relation MDDs are rebuilt on demand).
+    /// what CTL model checking needs. Every event's local functions are reversed (a general
+    /// event's relation is transposed); each level is capped at the local states the forest
+    /// knows now (the generated domains), so backward steps never invent token counts beyond
+    /// them; the compute caches of the other direction are dropped (relation MDDs are rebuilt
+    /// on demand).
     pub fn reverse(&mut self) {
         for ev in &mut self.eng.events {
             for part in &mut ev.parts {
@@ -142,6 +299,9 @@ impl Reach<'_> {
         }
         for tp in self.eng.top_parts.iter_mut().flatten() {
             tp.f = reverse_local(&tp.f);
+        }
+        if let Some(g) = self.eng.general.as_deref_mut() {
+            g.backward = !g.backward;
         }
         for k in 1..self.eng.cap.len() {
             self.eng.cap[k] = self.eng.cap[k].min(self.dd.sets.domain(k).max(1));
@@ -154,6 +314,7 @@ impl Reach<'_> {
             // dropping the pins frees the forward relations at the next collection
             rm.rel.iter_mut().for_each(|p| *p = None);
             rm.covered.iter_mut().for_each(Vec::clear);
+            rm.top.iter_mut().for_each(|p| *p = None);
         }
     }
 }

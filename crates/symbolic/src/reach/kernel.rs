@@ -319,17 +319,15 @@ impl Kernel<'_> {
                 self.collect_in_flight();
             }
             if relations {
-                for &e in &evs {
-                    // local states of level k found by this fixpoint are in the frame, not yet
-                    // in a node: declare them, so the relation is (re)built to cover them
-                    let len = self.e.frames[k].buf.len() as u32;
-                    if self.dd.sets.domain(k) < len {
-                        self.dd.sets.set_domain(k, len);
-                    }
-                    let r = self.fresh_relation(e);
-                    if r.is_empty() {
-                        continue;
-                    }
+                // local states of level k found by this fixpoint are in the frame, not yet in
+                // a node: declare them, so the relations are (re)built to cover them
+                let len = self.e.frames[k].buf.len() as u32;
+                if self.dd.sets.domain(k) < len {
+                    self.dd.sets.set_domain(k, len);
+                }
+                // N_k (Figure 2.10): the events with Top k fired as one relation
+                let r = self.fresh_top(k, &evs);
+                if !r.is_empty() {
                     match self.step(Tok::Rel(r), k, i) {
                         Succ::None => {}
                         Succ::One(j, t2) => {

@@ -22,6 +22,8 @@ impl Reach<'_> {
     /// Give up (with [`Interrupted::Budget`]) after visiting about `steps` edges.
     pub fn set_step_budget(&mut self, steps: u64) {
         self.eng.step_budget = steps;
+        // with a budget, the periodic check comes every 64 steps instead of every 4096
+        self.eng.tick_mask = if steps == u64::MAX { 0xfff } else { 0x3f };
     }
 
     /// Recursion steps taken so far.
@@ -88,7 +90,7 @@ impl Kernel<'_> {
     #[inline]
     pub(super) fn tick(&mut self, level: usize) -> bool {
         self.e.steps += 1;
-        if self.e.steps & 0xfff != 0 {
+        if self.e.steps & self.e.tick_mask != 0 {
             return self.e.interrupted.is_some();
         }
         self.tick_slow(level)
@@ -96,10 +98,15 @@ impl Kernel<'_> {
 
     #[cold]
     fn tick_slow(&mut self, level: usize) -> bool {
+        if self.e.work > self.e.step_budget {
+            self.e.interrupted = Some(Interrupted::Budget);
+        }
+        if self.e.steps & 0xfff != 0 {
+            // a step budget is checked more often than the rest
+            return self.e.interrupted.is_some();
+        }
         if let Err(i) = self.e.limits.check() {
             self.e.interrupted = Some(i);
-        } else if self.e.work > self.e.step_budget {
-            self.e.interrupted = Some(Interrupted::Budget);
         }
         let n = self.dd.sets.nodes_now();
         if n > self.c.len_slots() && self.c.len_slots() < (1 << 24) {

@@ -17,7 +17,7 @@
 //! discovers new local states (the forest's domains follow the node indices).
 
 use saturn_dd::{CacheSlot, Dd, NodeId};
-use saturn_model::{LocalFn, Model};
+use saturn_model::{GeneralModel, LocalFn, Model};
 
 use crate::limits::{Interrupted, Limits, Progress};
 
@@ -29,7 +29,7 @@ mod limits;
 mod select;
 
 use caches::EngineCaches;
-use events::{reverse_local, Ev, RelMdds};
+use events::{reverse_local, Ev, GeneralSource, RelMdds};
 use kernel::{Free, Kernel, Within};
 
 /// A state-space generation algorithm.
@@ -174,9 +174,14 @@ struct Engine {
     /// Work done: edges visited by the recursions (what the step budget limits).
     work: u64,
     step_budget: u64,
+    /// `tick` does its periodic work when `steps & tick_mask == 0`.
+    tick_mask: u64,
     progress: Option<Progress>,
     /// Relation MDDs, when events are applied through them.
     rels: Option<RelMdds>,
+    /// General events, whose relations come from Shannon expansion (None: Petri-style events
+    /// with local functions).
+    general: Option<Box<GeneralSource>>,
     /// Fire only the events marked here ([`Reach::restrict_events`]).
     only: Option<Vec<bool>>,
     /// How events were applied before [`Reach::cons_nsf`] installed fixed relations.
@@ -254,7 +259,8 @@ impl<'d> Reach<'d> {
                 .collect();
             let top = parts.first().map_or(0, |p| p.0);
             by_top[top as usize].push(events.len() as u32);
-            events.push(Ev { parts, top });
+            let levels = parts.iter().map(|p| p.0).collect();
+            events.push(Ev { parts, top, levels });
         }
         let mut cap = caps.unwrap_or_else(|| vec![u32::MAX; k + 1]);
         cap.resize(k + 1, u32::MAX);
@@ -278,28 +284,92 @@ impl<'d> Reach<'d> {
                     .collect()
             })
             .collect();
+        Reach::with_engine(
+            dd,
+            Engine {
+                events,
+                by_top,
+                top_parts,
+                cap,
+                ..Engine::default()
+            },
+        )
+    }
+
+    /// A forward generator for a model with general events (guards, updates and rates over
+    /// several variables, e.g. a lowered PRISM program), variable `order[k-1]` at level `k`,
+    /// on the context `dd`. Its events fire through relation MDDs built by Shannon expansion
+    /// over their supports, on the fly over the local states known so far, united per Top
+    /// (`N_k`); a local state of level `k` is `value - low` of its variable, and never
+    /// exceeds the variable's range.
+    ///
+    /// # Panics
+    /// If `order` is not a permutation of the model's variables, or the context's number of
+    /// levels differs from the model's number of variables.
+    pub fn general(dd: &'d mut Dd, model: &GeneralModel, order: &[usize]) -> Self {
+        let k = model.vars.len();
+        assert_eq!(dd.num_levels(), k, "one level per variable");
+        assert_eq!(
+            order.len(),
+            k,
+            "the order is a permutation of the variables"
+        );
+        let mut level_of = vec![0; k];
+        for (i, &v) in order.iter().enumerate() {
+            level_of[v] = i + 1;
+        }
+        let mut cap = vec![u32::MAX; k + 1];
+        for (i, &v) in order.iter().enumerate() {
+            cap[i + 1] = u32::try_from(model.vars[v].size()).unwrap_or(u32::MAX);
+        }
+        let mut events = Vec::with_capacity(model.events.len());
+        let mut by_top = vec![Vec::new(); k + 1];
+        for ev in &model.events {
+            let mut levels: Vec<u32> = ev.support().iter().map(|&v| level_of[v] as u32).collect();
+            levels.sort_unstable_by(|a, b| b.cmp(a));
+            let top = levels.first().copied().unwrap_or(0);
+            by_top[top as usize].push(events.len() as u32);
+            events.push(Ev {
+                parts: Vec::new(),
+                top,
+                levels,
+            });
+        }
+        let top_parts = (0..=k).map(|_| Vec::new()).collect();
+        let mut r = Reach::with_engine(
+            dd,
+            Engine {
+                events,
+                by_top,
+                top_parts,
+                cap,
+                general: Some(Box::new(GeneralSource {
+                    model: model.clone(),
+                    level_of,
+                    backward: false,
+                })),
+                ..Engine::default()
+            },
+        );
+        r.set_relations(Relations::Mdd);
+        r
+    }
+
+    /// The generator over `eng` (events, Tops and caps filled in), its caches registered.
+    fn with_engine(dd: &'d mut Dd, eng: Engine) -> Self {
+        let k = dd.num_levels();
         let slot = Some(dd.register(EngineCaches::new()));
         Reach {
             dd,
             slot,
             eng: Engine {
-                events,
-                by_top,
-                top_parts,
-                cap,
                 frames: (0..=k).map(|_| Frame::default()).collect(),
                 img_bufs: vec![Vec::new(); k + 1],
                 limits: Limits::none(),
                 max_index: max_dense_index(None),
-                interrupted: None,
-                steps: 0,
-                work: 0,
                 step_budget: u64::MAX,
-                progress: None,
-                rels: None,
-                only: None,
-                restore: None,
-                stats: ReachStats::default(),
+                tick_mask: 0xfff,
+                ..eng
             },
         }
     }

@@ -66,12 +66,7 @@ impl Reach<'_> {
         let doms = (1..=dd.num_levels())
             .map(|k| dd.sets.domain(k))
             .collect::<Vec<u32>>();
-        self.eng.rels = Some(RelMdds {
-            rel: pins,
-            covered: vec![doms; n],
-            builds: 0,
-            fixed: true,
-        });
+        self.eng.rels = Some(RelMdds::new(pins, vec![doms; n], true));
         self.eng.restore = Some(mode);
         self.regroup();
     }
@@ -113,6 +108,9 @@ impl Reach<'_> {
                     single: ev.parts.len() == 1,
                 });
             }
+        }
+        if let Some(rm) = self.eng.rels.as_mut() {
+            rm.regroup_tops(&by_top, &self.eng.events);
         }
         self.eng.by_top = by_top;
         self.eng.top_parts = top_parts;

@@ -22,34 +22,8 @@ impl NextState {
     /// and a reachable predecessor's local states are in the domains).
     pub fn new(model: &Model, domains: &[u32]) -> NextState {
         let k = model.num_levels();
-        assert_eq!(domains.len(), k, "one domain size per level");
         let mut rels = Forest::new(2 * k, Reduction::Identity);
-        for (l, &d) in domains.iter().enumerate() {
-            // the whole domain first, or a part relating only some local states to themselves
-            // would look like the identity and be skipped
-            rels.set_domain(unprimed_level(l + 1), d.max(1));
-        }
-        let mut by_top = vec![NodeId::EMPTY; k + 1];
-        for ev in &model.events {
-            let parts: Vec<(usize, Vec<(u32, u32)>)> = ev
-                .parts
-                .iter()
-                .map(|(l, f)| {
-                    let dom = domains[l - 1];
-                    let pairs = (0..dom)
-                        .filter_map(|i| f.fire(i).filter(|&j| j < dom).map(|j| (i, j)))
-                        .collect();
-                    (*l, pairs)
-                })
-                .collect();
-            let r = if parts.is_empty() {
-                NodeId::ONE
-            } else {
-                rels.relation_from_local(&parts)
-            };
-            let top = ev.top();
-            by_top[top] = rels.union(by_top[top], r);
-        }
+        let by_top = relations_by_top(&mut rels, model, domains, false);
         NextState { rels, by_top }
     }
 
@@ -90,4 +64,49 @@ impl NextState {
         }
         acc
     }
+}
+
+/// The next-state relation of `model` (or, with `backward`, its transpose `P`) in the
+/// identity-reduced forest `rels`, one relation per Top level (`[k]` unites the events whose Top
+/// is level `k`, the thesis's `N_k`; `[0]` is ONE when an event has an empty support, else
+/// EMPTY), over the local states `0..domains[k-1]` of each level `k`: a firing that leads beyond
+/// a domain is left out. Declares the domains in `rels` first (a part relating only some local
+/// states to themselves must not look like the identity).
+pub fn relations_by_top(
+    rels: &mut Forest,
+    model: &Model,
+    domains: &[u32],
+    backward: bool,
+) -> Vec<NodeId> {
+    let k = model.num_levels();
+    assert_eq!(domains.len(), k, "one domain size per level");
+    for (l, &d) in domains.iter().enumerate() {
+        let lvl = unprimed_level(l + 1);
+        if rels.domain(lvl) < d.max(1) {
+            rels.set_domain(lvl, d.max(1));
+        }
+    }
+    let mut by_top = vec![NodeId::EMPTY; k + 1];
+    for ev in &model.events {
+        let parts: Vec<(usize, Vec<(u32, u32)>)> = ev
+            .parts
+            .iter()
+            .map(|(l, f)| {
+                let dom = domains[l - 1];
+                let pairs = (0..dom)
+                    .filter_map(|i| f.fire(i).filter(|&j| j < dom).map(|j| (i, j)))
+                    .map(|(i, j)| if backward { (j, i) } else { (i, j) })
+                    .collect();
+                (*l, pairs)
+            })
+            .collect();
+        let r = if parts.is_empty() {
+            NodeId::ONE
+        } else {
+            rels.relation_from_local(&parts)
+        };
+        let top = ev.top();
+        by_top[top] = rels.union(by_top[top], r);
+    }
+    by_top
 }

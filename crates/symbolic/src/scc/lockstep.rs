@@ -17,6 +17,22 @@ impl Scc<'_> {
     /// loop stops is added to `b` (`f`) before the next image, so no layer is lost from
     /// `c = f ∩ b`.
     pub fn lockstep(&mut self, p: NodeId) -> Result<SccSet, Interrupted> {
+        self.lockstep_streett(p, &[])
+    }
+
+    /// Lockstep with SCC refinement for strong fairness (Bloem et al., thesis section 4.4):
+    /// the states of `p` on a nontrivial cycle within `p` that satisfies every Streett pair
+    /// `(R_i, C_i)` of `pairs` (sets of the engine's forest; the cycle visits no state of
+    /// `R_i` or some state of `C_i`), and the number of fair components found. An SCC that
+    /// meets some `R_i` but not `C_i` loses its `R_i` states and goes back to the work list to
+    /// be decomposed again; one that satisfies every pair is a fair component. Without pairs
+    /// this is [`Scc::lockstep`].
+    pub fn lockstep_streett(
+        &mut self,
+        p: NodeId,
+        pairs: &[(NodeId, NodeId)],
+    ) -> Result<SccSet, Interrupted> {
+        self.held.extend(pairs.iter().flat_map(|&(r, c)| [r, c]));
         let base = self.held.len();
         // held[base] accumulates the answer; the rest of held[base..] is the work list
         self.held.push(NodeId::EMPTY);
@@ -29,8 +45,19 @@ impl Scc<'_> {
             }
             let (v, c, s) = self.lockstep_seed(p)?;
             if !c.is_empty() {
-                count += 1;
-                self.held[base] = self.sets.union(self.held[base], c);
+                let bad = pairs.iter().find(|&&(r, cm)| {
+                    !self.sets.intersect(c, r).is_empty() && self.sets.intersect(c, cm).is_empty()
+                });
+                match bad {
+                    None => {
+                        count += 1;
+                        self.held[base] = self.sets.union(self.held[base], c);
+                    }
+                    Some(&(r, _)) => {
+                        let refined = self.sets.minus(c, r);
+                        self.held.push(refined);
+                    }
+                }
             }
             let rest = self.sets.minus(v, c);
             let vs = self.sets.union(v, s);
@@ -39,7 +66,7 @@ impl Scc<'_> {
             self.held.push(rest);
         }
         let states = self.held[base];
-        self.held.truncate(base);
+        self.held.truncate(base - 2 * pairs.len());
         Ok(SccSet { states, count })
     }
 

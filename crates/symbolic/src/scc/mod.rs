@@ -1,6 +1,7 @@
 //! Strongly connected components of the reachability graph (thesis chapter 4): the states on
 //! nontrivial cycles by Lockstep with breadth-first images (Figure 4.1), and the terminal SCCs
-//! (recurrent classes) by the Xie-Beerel algorithm with breadth-first search (Figure 4.2).
+//! (recurrent classes) by the Xie-Beerel algorithm with breadth-first search (Figure 4.2); both
+//! by the Xie-Beerel algorithm with saturation (XBSat, Figures 4.3-4.4, [`XbSat`]).
 //!
 //! Vocabulary (thesis 4.1): an SCC is *nontrivial* when it holds a cycle (two or more states,
 //! or one state with a self-loop); a *terminal* SCC is a nontrivial SCC with no edge leaving it
@@ -13,16 +14,20 @@
 
 mod images;
 mod lockstep;
+mod run;
+mod tc;
 mod xb;
+mod xbsat;
 
-pub use images::NextState;
+pub use images::{relations_by_top, NextState};
+pub use run::{fair_of_model, scc_of_model, SccError, Streett};
+pub use tc::{fair_scc_tc, fair_scc_tc_round, scc_tc, tscc_tc};
+pub use xbsat::XbSat;
 
 use num_bigint::BigUint;
-use saturn_dd::{Dd, Forest, NodeId};
-use saturn_model::Model;
+use saturn_dd::{Forest, NodeId};
 
 use crate::limits::{Interrupted, Limits};
-use crate::reach::{Direction, Method, Reach};
 
 /// A progress callback (one-line messages).
 pub type Progress<'a> = Box<dyn FnMut(&str) + 'a>;
@@ -34,6 +39,12 @@ pub enum SccMethod {
     Lockstep,
     /// Xie-Beerel with breadth-first search (Figure 4.2): terminal SCCs, enumerated.
     XbBfs,
+    /// Xie-Beerel with saturation (Figures 4.3 and 4.4): SCC states or terminal SCCs,
+    /// enumerated.
+    XbSat,
+    /// The saturated transitive closure (Figures 4.5-4.8): SCC states, terminal SCC states,
+    /// fair cycles; SCCs not enumerated.
+    Tc,
 }
 
 impl SccMethod {
@@ -41,12 +52,16 @@ impl SccMethod {
         match self {
             SccMethod::Lockstep => "lockstep",
             SccMethod::XbBfs => "xb-bfs",
+            SccMethod::XbSat => "xb-sat",
+            SccMethod::Tc => "tc",
         }
     }
     pub fn parse(s: &str) -> Option<SccMethod> {
         match s {
             "lockstep" => Some(SccMethod::Lockstep),
             "xb-bfs" | "xb" => Some(SccMethod::XbBfs),
+            "xb-sat" | "xbsat" => Some(SccMethod::XbSat),
+            "tc" => Some(SccMethod::Tc),
             _ => None,
         }
     }
@@ -59,6 +74,8 @@ pub struct SccStats {
     pub seeds: u64,
     /// Forward and backward images computed.
     pub images: u64,
+    /// Recursive calls of TransClosSat and TCRelProdSat (the transitive-closure methods).
+    pub closure_steps: u64,
 }
 
 /// The SCC engines over a set forest and the images of one model.
@@ -174,8 +191,8 @@ pub struct SccOutcome {
     pub states: NodeId,
     /// Their number.
     pub state_count: BigUint,
-    /// The number of (terminal) SCCs.
-    pub count: u64,
+    /// The number of (terminal) SCCs, for the methods that enumerate them.
+    pub count: Option<u64>,
     /// Each terminal SCC as a set (terminal queries only).
     pub classes: Vec<NodeId>,
     pub stats: SccStats,
@@ -185,73 +202,30 @@ pub struct SccOutcome {
 #[derive(Clone, Copy, Debug)]
 pub struct SccOptions {
     pub method: SccMethod,
+    /// Terminal SCCs rather than all nontrivial SCCs.
+    pub terminal: bool,
     pub limits: Limits,
     /// Collect garbage at every safe point (tests).
     pub gc_always: bool,
 }
 
 impl SccOptions {
-    /// `method` without limits.
+    /// `method` without limits, for all SCCs ([`SccMethod::XbBfs`]: terminal SCCs, the only
+    /// query it answers).
     pub fn new(method: SccMethod) -> SccOptions {
         SccOptions {
             method,
+            terminal: method == SccMethod::XbBfs,
             limits: Limits::none(),
             gc_always: false,
         }
     }
-}
 
-/// The states in SCCs ([`SccMethod::Lockstep`]) or in terminal SCCs ([`SccMethod::XbBfs`]) of
-/// the reachability graph of `model`: the reachable states by forward saturation, then the
-/// method within them. The model must have a finite state space (stop an unbounded one with
-/// the limits).
-pub fn scc_of_model(
-    model: &Model,
-    opts: SccOptions,
-    progress: Option<Progress<'_>>,
-) -> Result<SccOutcome, Interrupted> {
-    let SccOptions {
-        method,
-        limits,
-        gc_always,
-    } = opts;
-    let mut dd = Dd::new(model.num_levels());
-    let mut reach = Reach::new(&mut dd, model, Direction::Forward, None);
-    reach.set_limits(limits);
-    let init = reach.state_set(&model.initial);
-    let reachable = reach.explore(init, Method::Saturation)?;
-    drop(reach);
-    // the SCC engine works on a bare set forest: take it out of the context
-    let mut sets = std::mem::replace(&mut dd.sets, Forest::new(0, saturn_dd::Reduction::Quasi));
-    sets.add_root(reachable);
-    sets.gc(&[]);
-    let domains: Vec<u32> = (1..=model.num_levels()).map(|k| sets.domain(k)).collect();
-    let next = NextState::new(model, &domains);
-    let mut engine = Scc::new(&mut sets, &next);
-    engine.set_limits(limits);
-    engine.set_gc_always(gc_always);
-    if let Some(p) = progress {
-        engine.set_progress(p);
-    }
-    let (found, classes) = match method {
-        SccMethod::Lockstep => (engine.lockstep(reachable)?, Vec::new()),
-        SccMethod::XbBfs => {
-            let classes = engine.xb_tscc(reachable)?;
-            let states = engine.sets.union_all(&classes);
-            let count = classes.len() as u64;
-            (SccSet { states, count }, classes)
+    /// `method` for terminal SCCs.
+    pub fn terminal(method: SccMethod) -> SccOptions {
+        SccOptions {
+            terminal: true,
+            ..SccOptions::new(method)
         }
-    };
-    let stats = engine.stats;
-    drop(engine);
-    let state_count = sets.cardinality(found.states);
-    Ok(SccOutcome {
-        sets,
-        reachable,
-        states: found.states,
-        state_count,
-        count: found.count,
-        classes,
-        stats,
-    })
+    }
 }

@@ -1,0 +1,238 @@
+//! The transitive closure of the next-state relation by saturation (thesis sections 3.2 and
+//! 4.3): TransClosSat and TCRelProdSat (Figures 4.5-4.6) build the backward closure `T^b` as a
+//! 2L-level relation in the context's relation forest `dd.rels`, optionally constrained to a
+//! set (Definitions 9 and 11); the forward closure `T` is its transpose.
+//!
+//! Orientation: in a relation node the unprimed levels are the "from" side. `(i, j) ∈ T^b` iff
+//! there is a path of positive length from `j` to `i` (`j →+ i`): the unprimed side is the
+//! target `i`, the primed side the source `j`, as in the backward relation `P` (`(i, j) ∈ P`
+//! iff `j → i`), which the saturation applies to the primed side, level by level (`P_k`: the
+//! events whose Top is level `k`).
+//!
+//! ```
+//! use saturn_dd::Dd;
+//! use saturn_symbolic::closure::{Closure, ClosureRelations};
+//! use saturn_symbolic::{Direction, Method, Reach};
+//! let net = saturn_model::families::generate("philosophers", 3).unwrap();
+//! let model = net.to_model(&(0..net.places.len()).collect::<Vec<_>>()).unwrap();
+//! let mut dd = Dd::new(model.num_levels());
+//! let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+//! let init = reach.state_set(&model.initial);
+//! let rch = reach.explore(init, Method::Saturation).unwrap();
+//! drop(reach);
+//! let rch = dd.pin(rch);
+//! let rels = ClosureRelations::of_reachable(&mut dd, &model);
+//! let mut tc = Closure::new(&mut dd, &rels);
+//! let tb = tc.backward(rch.get(), rch.get()).unwrap(); // T^b within the reachable states
+//! let on_cycles = tc.tc_to_scc(tb); // the states on cycles (Figure 4.6, TCtoSCC)
+//! drop(tc);
+//! // 76 reachable states: all but the two deadlocks lie on cycles
+//! assert_eq!(dd.sets.cardinality(rch.get()), 76u32.into());
+//! assert_eq!(dd.sets.cardinality(on_cycles), 74u32.into());
+//! ```
+
+mod sat;
+
+use saturn_dd::{Cache, Dd, NodeId, Pin, RelAlg, Side};
+use saturn_model::Model;
+
+use crate::limits::{Interrupted, Limits};
+use crate::scc::relations_by_top;
+
+/// The backward next-state relation `P` of a model in `dd.rels`, one relation per Top level
+/// (`P_k`), over fixed local domains, pinned while this value lives.
+pub struct ClosureRelations {
+    by_top: Vec<Pin>,
+}
+
+impl ClosureRelations {
+    /// `P` over the local states `0..domains[k-1]` of each level `k` (a firing leading beyond a
+    /// domain is left out). The closure of sets within these domains is exact when they cover
+    /// every local state of the states involved.
+    pub fn new(dd: &mut Dd, model: &Model, domains: &[u32]) -> ClosureRelations {
+        let by_top = relations_by_top(&mut dd.rels, model, domains, true);
+        ClosureRelations {
+            by_top: by_top.into_iter().map(|r| dd.pin_rel(r)).collect(),
+        }
+    }
+
+    /// `P` over the local states the context's set forest knows (e.g. right after generating
+    /// the reachable states in it).
+    pub fn of_reachable(dd: &mut Dd, model: &Model) -> ClosureRelations {
+        let domains: Vec<u32> = (1..=model.num_levels())
+            .map(|k| dd.sets.domain(k).max(1))
+            .collect();
+        ClosureRelations::new(dd, model, &domains)
+    }
+
+    /// `P_k`: the union of the backward relations of the events whose Top is level `k` (`[0]`:
+    /// ONE when an event has an empty support, i.e. a self-loop on every state).
+    pub fn by_top(&self, k: usize) -> NodeId {
+        self.by_top.get(k).map_or(NodeId::EMPTY, Pin::get)
+    }
+
+    /// `P` as one relation (a node of `dd.rels`, not pinned).
+    pub fn relation(&self, dd: &mut Dd) -> NodeId {
+        let parts: Vec<NodeId> = self.by_top.iter().map(Pin::get).collect();
+        dd.rels.union_all(&parts)
+    }
+}
+
+/// The closure engine: TransClosSat and TCRelProdSat with their compute caches, and the
+/// relation algebra (transpose, restriction, diagonal, quantification) on one context.
+pub struct Closure<'a> {
+    dd: &'a mut Dd,
+    rels: &'a ClosureRelations,
+    alg: RelAlg,
+    /// `(a, n) -> TransClosSat(a, n)`.
+    tcs_cache: Cache<(NodeId, NodeId), NodeId>,
+    /// `(a, n, r) -> TCRelProdSat(a, n, r)`.
+    tcr_cache: Cache<(NodeId, NodeId, NodeId), NodeId>,
+    /// The context's collection count the caches are valid for.
+    collections: usize,
+    limits: Limits,
+    stop: Option<Interrupted>,
+    steps: u64,
+}
+
+impl<'a> Closure<'a> {
+    /// An engine on `dd` with the relations `rels` (made on `dd`).
+    pub fn new(dd: &'a mut Dd, rels: &'a ClosureRelations) -> Closure<'a> {
+        let collections = dd.collections();
+        Closure {
+            dd,
+            rels,
+            alg: RelAlg::new(),
+            tcs_cache: Cache::new(14),
+            tcr_cache: Cache::new(14),
+            collections,
+            limits: Limits::none(),
+            stop: None,
+            steps: 0,
+        }
+    }
+
+    /// Limits checked every few thousand recursive calls.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The context (set operations, pins, collections between calls).
+    pub fn dd(&mut self) -> &mut Dd {
+        self.dd
+    }
+
+    /// The relation-algebra engine with the context's two forests: `f(alg, sets, rels)`.
+    pub fn with_alg<R>(
+        &mut self,
+        f: impl FnOnce(&mut RelAlg, &mut saturn_dd::Forest, &mut saturn_dd::Forest) -> R,
+    ) -> R {
+        let Dd { sets, rels, .. } = &mut *self.dd;
+        f(&mut self.alg, sets, rels)
+    }
+
+    /// Recursive calls made so far (a measure of work).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Start a top-level call: drop cache entries a collection may have invalidated.
+    fn begin(&mut self) {
+        if self.dd.collections() != self.collections {
+            self.collections = self.dd.collections();
+            self.tcs_cache.clear();
+            self.tcr_cache.clear();
+        }
+        self.stop = None;
+    }
+
+    fn finish(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        match self.stop.take() {
+            Some(i) => {
+                // a stopped recursion's entries are not trusted
+                self.tcs_cache.clear();
+                self.tcr_cache.clear();
+                Err(i)
+            }
+            None => Ok(t),
+        }
+    }
+
+    /// `TransClosSat(a, n)` (thesis Figure 4.5) on a whole relation `n` of `dd.rels` and a set
+    /// `a` of `dd.sets`: every `(i, m)` such that `(i, j) ∈ n` and `m` reaches `j` by a path
+    /// (possibly empty) whose states before `j` all lie in `a` (Property 1). With `n = P`
+    /// restricted to `a × a` this is the constrained backward closure `T^b_a` (Definition 11).
+    pub fn trans_clos_sat(&mut self, a: NodeId, n: NodeId) -> Result<NodeId, Interrupted> {
+        self.begin();
+        if a.is_empty() {
+            return Ok(n);
+        }
+        let k = self.dd.num_levels();
+        let t = self.trans_clos_sat_rec(k, a, n);
+        self.finish(t)
+    }
+
+    /// The backward transitive closure `T^b_{X,C}` (Definition 9): the pairs `(i, j)` with `i`
+    /// in `from` (X) and a path of positive length from `j` to `i` all of whose states, `j` and
+    /// `i` included, lie in `within` (C). `T^b_{C,C}` for `from = within`; the plain `T^b`
+    /// (Definition 10) of a set of states closed under successors (the reachable states) for
+    /// `from = within =` that set. The result is a node of `dd.rels`, not pinned.
+    pub fn backward(&mut self, within: NodeId, from: NodeId) -> Result<NodeId, Interrupted> {
+        self.begin();
+        let x = self.dd.sets.intersect(from, within);
+        let p = self.rels.relation(self.dd);
+        let n = self.with_alg(|alg, sets, rels| {
+            let n = alg.restrict(rels, sets, p, Side::From, x);
+            alg.restrict(rels, sets, n, Side::To, within)
+        });
+        let k = self.dd.num_levels();
+        let mut t = if within.is_empty() {
+            NodeId::EMPTY
+        } else {
+            self.trans_clos_sat_rec(k, within, n)
+        };
+        if self.rels.by_top(0) == NodeId::ONE {
+            // an event of empty support: a self-loop on every state
+            let id = self.with_alg(|alg, sets, rels| alg.identity_over(rels, sets, x));
+            t = self.dd.rels.union(t, id);
+        }
+        self.finish(t)
+    }
+
+    /// The forward transitive closure `T_{X,C}`: the pairs `(i, j)` with `i` in `from` and a
+    /// path of positive length from `i` to `j` within `within`, `i` and `j` included: the
+    /// transpose of `T^b_{C,C}` restricted to `from` on its unprimed side.
+    pub fn forward(&mut self, within: NodeId, from: NodeId) -> Result<NodeId, Interrupted> {
+        let tb = self.backward(within, within)?;
+        Ok(self.with_alg(|alg, sets, rels| {
+            let t = alg.transpose(rels, tb);
+            alg.restrict(rels, sets, t, Side::From, from)
+        }))
+    }
+
+    /// `Inverse(t)`: the transpose (swaps the unprimed and primed levels), `T = Inverse(T^b)`.
+    pub fn inverse(&mut self, t: NodeId) -> NodeId {
+        self.with_alg(|alg, _, rels| alg.transpose(rels, t))
+    }
+
+    /// `TCtoSCC(t)` (thesis Figure 4.6): the states `i` with `(i, i) ∈ t`; for `t = T^b_{C,C}`
+    /// the states on a nontrivial cycle within `C`.
+    pub fn tc_to_scc(&mut self, t: NodeId) -> NodeId {
+        self.with_alg(|alg, sets, rels| alg.diagonal(sets, rels, t))
+    }
+
+    /// `QuantUnpr(t)`: `{ j : ∃i, (i, j) ∈ t }`, the primed side of `t` as a set.
+    pub fn quant_unprimed(&mut self, t: NodeId) -> NodeId {
+        self.with_alg(|alg, sets, rels| alg.project(sets, rels, t, Side::To))
+    }
+
+    /// `QuantPr(t)`: `{ i : ∃j, (i, j) ∈ t }`, the unprimed side of `t` as a set.
+    pub fn quant_primed(&mut self, t: NodeId) -> NodeId {
+        self.with_alg(|alg, sets, rels| alg.project(sets, rels, t, Side::From))
+    }
+
+    /// `Cross(s, t)`: the relation `s × t`.
+    pub fn cross(&mut self, s: NodeId, t: NodeId) -> NodeId {
+        self.with_alg(|alg, sets, rels| alg.cross(rels, sets, s, t))
+    }
+}

@@ -1,0 +1,167 @@
+//! Witnesses and counterexamples against the explicit net and the explicit CTL checker: on
+//! random small nets, orders and formulas, in both deadlock readings, every top-level temporal
+//! operator over random arguments: a witness exists exactly when the E-formula holds (the
+//! A-formula fails); it replays on the Petri net itself (each transition enabled, each marking
+//! the result of the firing), its states satisfy what the operator demands, EF/EU/AG witnesses
+//! are as short as the explicit shortest distance, and EG/AF/AU lassos close.
+
+use std::collections::HashMap;
+
+mod ctl_support;
+
+use proptest::prelude::*;
+use saturn_dd::Dd;
+use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula as F};
+use saturn_model::PetriNet;
+use saturn_reference::strategies::{ctl_formula, small_net};
+use saturn_reference::{explore_petri, CtlChecker};
+use saturn_symbolic::ctl::{Deadlocks, EuMethod, Witness};
+
+fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
+    let mut m = vec![0u64; order.len()];
+    for (k, &p) in order.iter().enumerate() {
+        m[p] = u64::from(tuple[k]);
+    }
+    m
+}
+
+/// The witness as explicit state indices, after replaying it on the net.
+fn replay(
+    net: &PetriNet,
+    model: &saturn_model::Model,
+    order: &[usize],
+    index: &HashMap<Vec<u64>, usize>,
+    w: &Witness,
+    mode: Deadlocks,
+) -> Result<Vec<usize>, TestCaseError> {
+    let ms: Vec<Vec<u64>> = w.states.iter().map(|s| marking(s, order)).collect();
+    prop_assert_eq!(&ms[0], &net.initial_marking());
+    prop_assert_eq!(w.events.len() + 1, ms.len());
+    for (i, e) in w.events.iter().enumerate() {
+        match e {
+            Some(e) => {
+                let t = net.transition_index(&model.events[*e].name).unwrap();
+                prop_assert!(net.enabled(t, &ms[i]), "step {} not enabled", i);
+                prop_assert_eq!(&net.fire(t, &ms[i]), &ms[i + 1]);
+            }
+            None => {
+                prop_assert_eq!(mode, Deadlocks::SelfLoop);
+                prop_assert!((0..net.transitions.len()).all(|t| !net.enabled(t, &ms[i])));
+                prop_assert_eq!(&ms[i], &ms[i + 1]);
+            }
+        }
+    }
+    if let Some(l) = w.loop_start {
+        prop_assert_eq!(&ms[l], ms.last().unwrap());
+    }
+    Ok(ms.iter().map(|m| index[m]).collect())
+}
+
+fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
+    match d {
+        Deadlocks::Maximal => saturn_reference::Deadlocks::Maximal,
+        Deadlocks::SelfLoop => saturn_reference::Deadlocks::SelfLoop,
+    }
+}
+
+/// Random small nets, and small instances of the generated families (deeper state spaces, so
+/// longer witnesses).
+fn nets() -> impl Strategy<Value = PetriNet> {
+    let family = prop_oneof![
+        Just(("philosophers", 3)),
+        Just(("philosophers", 4)),
+        Just(("kanban", 1)),
+        Just(("robin", 3)),
+        Just(("fms", 1)),
+        Just(("slot", 3)),
+    ]
+    .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
+    prop_oneof![small_net(5, 6), family]
+}
+
+fn b(f: &F) -> Box<F> {
+    Box::new(f.clone())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn witnesses_replay_and_are_shortest(
+        (net, order, g, h) in nets().prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
+            (Just(net), order, ctl_formula(np, nt), ctl_formula(np, nt))
+        }),
+        far in any::<prop::sample::Index>(),
+        self_loop in any::<bool>(),
+        trad in any::<bool>(),
+    ) {
+        let Ok(space) = explore_petri(&net, 5_000) else { return Ok(()) };
+        let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
+        let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
+        let index: HashMap<Vec<u64>, usize> =
+            space.markings.iter().enumerate().map(|(i, m)| (m.clone(), i)).collect();
+        let model = net.to_model(&order).unwrap();
+        let mut dd = Dd::new(model.num_levels());
+        let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+        if trad {
+            checker.set_eu_method(EuMethod::Trad);
+        }
+        // `g` and `h` hold at the initial marking more often than not, and their witnesses are
+        // short: also aim at one marking, often far away (the markings are in BFS order)
+        let m = &space.markings[space.markings.len() - 1 - far.index(space.markings.len()).min(space.markings.len() / 4)];
+        let at_m = F::And((0..m.len()).map(|p| F::Atom(Atom {
+            lhs: LinExpr { terms: vec![(p, 1)], constant: 0 }, op: CmpOp::Eq, bound: m[p] as i64,
+        })).collect());
+        let (g, h) = match far.index(3) {
+            0 => (F::Not(b(&at_m)), at_m),
+            1 => (g, at_m),
+            _ => (g, h),
+        };
+        let sg = explicit.sat(&g).unwrap();
+        let sh = explicit.sat(&h).unwrap();
+        let n = sg.len();
+        let all = vec![true; n];
+        let not = |v: &[bool]| v.iter().map(|x| !x).collect::<Vec<bool>>();
+        let dead: Vec<bool> = (0..n).map(|s| space.successors[s].is_empty()).collect();
+        let tops = [
+            F::EX(b(&g)), F::AX(b(&g)), F::EF(b(&g)), F::AG(b(&g)), F::EU(b(&g), b(&h)),
+            F::EG(b(&g)), F::AF(b(&g)), F::AU(b(&g), b(&h)),
+        ];
+        for f in &tops {
+            let holds = explicit.holds(f).unwrap();
+            let w = checker.witness(f).unwrap();
+            let is_e = matches!(f, F::EX(_) | F::EF(_) | F::EU(..) | F::EG(_));
+            prop_assert_eq!(w.is_some(), holds == is_e, "{:?} holds={}", f, holds);
+            let Some(w) = w else { continue };
+            let st = replay(&net, &model, &order, &index, &w, mode)?;
+            let last = *st.last().unwrap();
+            // a lasso, or a maximal path ending in a deadlock
+            let infinite = w.loop_start.is_some() || dead[last];
+            match f {
+                F::EX(_) => { prop_assert_eq!(w.len(), 1); prop_assert!(sg[st[1]]); }
+                F::AX(_) => { prop_assert_eq!(w.len(), 1); prop_assert!(!sg[st[1]]); }
+                F::EF(_) | F::AG(_) | F::EU(..) => {
+                    let (a, t) = match f {
+                        F::EF(_) => (all.clone(), sg.clone()),
+                        F::AG(_) => (all.clone(), not(&sg)),
+                        _ => (sg.clone(), sh.clone()),
+                    };
+                    prop_assert!(t[last], "{:?}", f);
+                    prop_assert!(st[..st.len() - 1].iter().all(|&s| a[s]), "{:?}", f);
+                    let d = explicit.eu_distances(&a, &t)[0];
+                    prop_assert_eq!(Some(w.len() as u32), d, "{:?} not shortest", f);
+                }
+                F::EG(_) => { prop_assert!(st.iter().all(|&s| sg[s])); prop_assert!(infinite); }
+                F::AF(_) => { prop_assert!(st.iter().all(|&s| !sg[s])); prop_assert!(infinite); }
+                F::AU(..) => {
+                    prop_assert!(st[..st.len() - 1].iter().all(|&s| !sh[s]));
+                    prop_assert!(!sh[last]);
+                    prop_assert!(infinite || !sg[last], "{:?}", f);
+                }
+                _ => unreachable!(),
+            }
+        }
+    }
+}
