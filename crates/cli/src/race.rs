@@ -30,7 +30,7 @@ pub enum Outcome {
 
 /// Memory the witness search may use for its markings while it races the generation (kept
 /// small: on a bounded net the search only costs, and peak memory is a feature).
-const RACE_SEARCH_BYTES: usize = 64 << 20;
+const RACE_SEARCH_BYTES: usize = 16 << 20;
 
 /// Memory the witness search may use after generation gave up on a token count too large to
 /// store: 512 MiB, or a quarter of the memory limit when one is set.

@@ -141,7 +141,9 @@ pub fn find_witness(
 
     let mut store = Store {
         n,
-        data: Vec::new(),
+        // reserved once (address space only, pages are touched as markings arrive): growing by
+        // doubling would copy the arena and hold both copies at its largest
+        data: Vec::with_capacity(max_markings.saturating_mul(n)),
         parent: Vec::new(),
         key: Vec::new(),
         min_key: Vec::new(),
