@@ -205,7 +205,9 @@ fn mcc_nets_match_tarjan() {
             &space,
             false,
             &instance,
-            Some(Duration::from_secs(10)),
+            // a short budget: on the nets the closure cannot finish it is skipped with a
+            // notice; the others (and every other method) are still checked against Tarjan
+            Some(Duration::from_secs(3)),
         );
         eprintln!("{instance}: {states} states, {n} nontrivial SCCs");
         checked += 1;
