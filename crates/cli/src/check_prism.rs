@@ -15,7 +15,9 @@ use serde_json::{json, Value as Json};
 use saturn_ctmc::props::{Answer, CheckError, Checker};
 use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseCtmc;
+use saturn_ctmc::symbolic::chain::SymbolicChain;
 use saturn_ctmc::Sweep;
+use saturn_ctmc::SymbolicCtmc;
 use saturn_model::order::{by_name_with, Hypergraph};
 use saturn_model::GeneralModel;
 use saturn_prism::{
@@ -37,7 +39,7 @@ use crate::statespace_prism::{at, bad_model, encode_failure_for, DEFAULT_PRISM_O
 pub enum EngineArg {
     /// Explicit sparse matrices (CSR), the baseline.
     Sparse,
-    /// The rate matrix as an EV*MDD (not available yet).
+    /// The rate matrix as an EV*MDD (thesis chapter 6), the graph questions on MDDs.
     Symbolic,
 }
 
@@ -70,6 +72,10 @@ pub struct PrismCheckArgs {
     /// The CTMC engine.
     #[arg(long, value_enum, default_value_t = EngineArg::Sparse)]
     pub engine: EngineArg,
+    /// Symbolic engine: the split-point threshold of the Gauss-Seidel cache (thesis Figures
+    /// 6.6-6.7); 0 sweeps the diagrams without a cache.
+    #[arg(long = "cache-threshold", default_value_t = saturn_ctmc::symbolic::DEFAULT_CACHE_THRESHOLD)]
+    pub cache_threshold: u64,
     /// The iterative method for steady state and unbounded until.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     pub solver: SolverArg,
@@ -128,27 +134,82 @@ impl PrismCheckArgs {
     }
 }
 
-/// A PRISM CTMC loaded, generated and built as a sparse chain.
+/// The chain as one engine built it.
+pub enum Built {
+    Sparse(Box<SparseCtmc>),
+    Symbolic(Box<SymbolicChain>),
+}
+
+impl Built {
+    /// The chain as the property checker sees it.
+    pub fn chain(&self) -> &dyn saturn_ctmc::Chain {
+        match self {
+            Built::Sparse(c) => c.as_ref(),
+            Built::Symbolic(c) => c.as_ref(),
+        }
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Built::Sparse(_) => "sparse",
+            Built::Symbolic(_) => "symbolic",
+        }
+    }
+
+    /// Bytes of the rate matrix as this engine stores it (with the cache), and what CSR
+    /// takes for it.
+    pub fn matrix_bytes(&self) -> (u64, u64) {
+        match self {
+            Built::Sparse(c) => {
+                let b = saturn_ctmc::RateMatrix::memory_bytes(c.as_ref());
+                (b, b)
+            }
+            Built::Symbolic(c) => {
+                let m = c.ctmc();
+                (m.matrix_bytes() + m.cache_bytes(), m.csr_bytes())
+            }
+        }
+    }
+}
+
+/// A PRISM CTMC loaded, generated and built by one engine.
 pub struct Chain {
     pub prog: Program,
     pub props: Option<PropertyFile>,
     pub model: GeneralModel,
     /// The action of each event.
     pub actions: Vec<Option<usize>>,
-    pub ctmc: SparseCtmc,
+    pub ctmc: Built,
     pub constants: String,
     /// Seconds to generate the states and build the matrix.
     pub build_seconds: f64,
 }
 
+/// How to build the chain: the engine, and the symbolic engine's cache threshold (0: none).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineChoice {
+    pub engine: EngineArg,
+    pub cache_threshold: u64,
+}
+
+impl EngineChoice {
+    pub const SPARSE: EngineChoice = EngineChoice {
+        engine: EngineArg::Sparse,
+        cache_threshold: 0,
+    };
+}
+
 /// Read, check and lower the PRISM model of `input` (and the property file), generate its
-/// reachable states by saturation and build the sparse chain. Notes a deadlock on stderr.
+/// reachable states by saturation and build the chain with `engine`. Notes a deadlock on
+/// stderr.
 pub fn load_chain(
     input: &Input,
     consts: &[String],
     props: Option<&Path>,
     limit_args: &LimitArgs,
     start: Instant,
+    engine: EngineChoice,
 ) -> Result<Chain, Failure> {
     let name = input.name.clone();
     let overrides = ConstOverrides::parse_all(consts).map_err(const_error)?;
@@ -200,9 +261,58 @@ pub fn load_chain(
     .map_err(Failure::error)?;
     let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &limits)
         .map_err(|e| encode_failure_for(e, &name, limit_args))?;
+    let ctmc = match engine.engine {
+        EngineArg::Sparse => Built::Sparse(Box::new(build_sparse(&model, &enc, &ss, &name, limit_args)?)),
+        EngineArg::Symbolic => {
+            let mut report = crate::progress::reporter("build", limit_args.progress, 0);
+            if let Some(r) = report.as_mut() {
+                r("rate matrix as an EV*MDD");
+            }
+            let interrupted = |e: saturn_ctmc::symbolic::BuildError| match e {
+                saturn_ctmc::symbolic::BuildError::Encode(e) => {
+                    encode_failure_for(e, &name, limit_args)
+                }
+                other => Failure::error(format!("{name}: {other}")),
+            };
+            let mut m = SymbolicCtmc::from_state_space_within(&model, enc, &ss, &limits)
+                .map_err(interrupted)?;
+            if engine.cache_threshold > 0 {
+                m.enable_cache(engine.cache_threshold);
+            }
+            let c = SymbolicChain::new(&model, m, limits).map_err(interrupted)?;
+            Built::Symbolic(Box::new(c))
+        }
+    };
+    let c = ctmc.chain();
+    if !c.deadlocks().is_empty() {
+        eprintln!(
+            "note: {} deadlock state(s), e.g. {}; as PRISM does, each gets a self-loop",
+            c.deadlocks().len(),
+            model.show_state(&c.values(c.deadlocks()[0]))
+        );
+    }
+    Ok(Chain {
+        prog,
+        props: pf,
+        model,
+        actions,
+        ctmc,
+        constants: ov.to_string(),
+        build_seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The explicit sparse chain over the generated states.
+fn build_sparse(
+    model: &GeneralModel,
+    enc: &saturn_symbolic::encode::Encoded,
+    ss: &saturn_symbolic::encode::GeneralStateSpace,
+    name: &str,
+    limit_args: &LimitArgs,
+) -> Result<SparseCtmc, Failure> {
     let mut report = crate::progress::reporter("build", limit_args.progress, 0);
-    let ctmc = SparseCtmc::build(
-        &model,
+    SparseCtmc::build(
+        model,
         &enc.sets,
         &enc.order,
         ss.reached,
@@ -218,23 +328,6 @@ pub fn load_chain(
             bad_model(vec![Diagnostic::plain(s.to_string())])
         }
         other => Failure::error(format!("{name}: {other}")),
-    })?;
-    drop(enc);
-    if !ctmc.deadlocks.is_empty() {
-        eprintln!(
-            "note: {} deadlock state(s), e.g. {}; as PRISM does, each gets a self-loop",
-            ctmc.deadlocks.len(),
-            model.show_state(&ctmc.values(ctmc.deadlocks[0]))
-        );
-    }
-    Ok(Chain {
-        prog,
-        props: pf,
-        model,
-        actions,
-        ctmc,
-        constants: ov.to_string(),
-        build_seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
@@ -263,6 +356,14 @@ struct Row {
     iterations: usize,
     methods: Vec<String>,
     seconds: f64,
+}
+
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20))
+    } else {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    }
 }
 
 fn answer_json(a: &Answer) -> Json {
@@ -294,13 +395,11 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         return Err(Failure::error("nothing to check: give --props FILE for a PRISM model").into());
     };
     let options = p.options()?;
-    if p.engine == EngineArg::Symbolic {
-        return Err(Failure::error(
-            "--engine symbolic: the EV*MDD engine is not available yet; use --engine sparse",
-        )
-        .into());
-    }
-    let chain = load_chain(input, &p.consts, Some(props_path), &a.limits, start)?;
+    let engine = EngineChoice {
+        engine: p.engine,
+        cache_threshold: p.cache_threshold,
+    };
+    let chain = load_chain(input, &p.consts, Some(props_path), &a.limits, start, engine)?;
     let pf = chain.props.as_ref().expect("a property file was given");
     let tr = Translator {
         prog: &chain.prog,
@@ -335,7 +434,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         &chain.model,
         &chain.actions,
         &rewards,
-        &chain.ctmc,
+        chain.ctmc.chain(),
         options,
         progress,
     );
@@ -381,8 +480,9 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             eprintln!("error: {}: property {} ({}): {m}", a.model, r.index, r.text);
         }
     }
-    let states = chain.ctmc.len();
-    let transitions = chain.ctmc.transitions;
+    let states = chain.ctmc.chain().len();
+    let transitions = chain.ctmc.chain().transitions();
+    let (matrix_bytes, csr_bytes) = chain.ctmc.matrix_bytes();
     let peak = peak_memory_bytes();
     if a.json {
         let props: Vec<Json> = rows
@@ -425,12 +525,13 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             json!({
                 "input": "prism",
                 "constants": chain.constants,
-                "engine": "sparse",
+                "engine": chain.ctmc.name(),
                 "states": states,
                 "transitions": transitions,
-                "deadlocks": chain.ctmc.deadlocks.len(),
-                "nonzeros": saturn_ctmc::RateMatrix::nonzeros(&chain.ctmc),
-                "matrix_bytes": saturn_ctmc::RateMatrix::memory_bytes(&chain.ctmc),
+                "deadlocks": chain.ctmc.chain().deadlocks().len(),
+                "nonzeros": chain.ctmc.chain().rates().nonzeros(),
+                "matrix_bytes": matrix_bytes,
+                "csr_bytes": csr_bytes,
                 "build_seconds": chain.build_seconds,
                 "seconds": start.elapsed().as_secs_f64(),
                 "peak_memory_bytes": peak,
@@ -461,6 +562,13 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             t,
             "states: {states}, transitions: {transitions} (built in {:.3} s)",
             chain.build_seconds
+        );
+        let _ = writeln!(
+            t,
+            "engine: {}, rate matrix: {} (CSR: {})",
+            chain.ctmc.name(),
+            human_bytes(matrix_bytes),
+            human_bytes(csr_bytes)
         );
         for r in &rows {
             let _ = writeln!(t, "\n[{}] {}", r.index, r.text);

@@ -9,7 +9,7 @@ use std::time::Instant;
 use saturn_model::expr::Value;
 
 use crate::args::LimitArgs;
-use crate::check_prism::load_chain;
+use crate::check_prism::{load_chain, Built, EngineChoice};
 use crate::out;
 use crate::report::Failure;
 
@@ -52,12 +52,21 @@ pub fn run(a: &ExportArgs) -> anyhow::Result<ExitCode> {
         return Err(Failure::error(format!("{}: export takes a PRISM ctmc model", a.model)).into());
     }
     input.read_all()?;
-    let chain = load_chain(&input, &a.consts, None, &a.limits, start)?;
-    let c = &chain.ctmc;
+    let chain = load_chain(
+        &input,
+        &a.consts,
+        None,
+        &a.limits,
+        start,
+        EngineChoice::SPARSE,
+    )?;
+    let Built::Sparse(c) = &chain.ctmc else {
+        return Err(Failure::error("export: the sparse engine builds the matrix").into());
+    };
     let n = c.len();
     if let Some(p) = &a.tra {
         let mut t = String::new();
-        let _ = writeln!(t, "{n} {}", saturn_ctmc::RateMatrix::nonzeros(c));
+        let _ = writeln!(t, "{n} {}", saturn_ctmc::RateMatrix::nonzeros(c.as_ref()));
         for i in 0..n {
             for (j, v) in c.r.row(i) {
                 let _ = writeln!(t, "{i} {j} {v}");

@@ -112,8 +112,8 @@ struct Tally {
 }
 
 /// Run every group (model, constants, property file) with at most/at least `max_states`
-/// states (`big` selects those above).
-fn run(big: bool) -> Option<Tally> {
+/// states (`big` selects those above) on `engine` (`sparse` or `symbolic`).
+fn run(big: bool, engine: &str) -> Option<Tally> {
     let root = shared::existing(
         shared::benchmarks("ctmc"),
         "CTMC oracle test (results.txt) skipped",
@@ -153,7 +153,9 @@ fn run(big: bool) -> Option<Tally> {
         t.groups += 1;
         let mut cmd = Command::cargo_bin("saturn").expect("saturn binary");
         cmd.current_dir(dir)
-            .args(["check", model, "--props", propfile, "--json"])
+            .args([
+                "check", model, "--props", propfile, "--json", "--engine", engine,
+            ])
             .args(["--epsilon", "1e-12", "--max-iters", "1000000"]);
         if !consts.is_empty() {
             cmd.args(["--const", consts]);
@@ -209,7 +211,7 @@ fn run(big: bool) -> Option<Tally> {
         }
     }
     eprintln!(
-        "CTMC oracle ({} groups): {} agreed, {} disagreed, {} not supported yet",
+        "CTMC oracle, {engine} engine ({} groups): {} agreed, {} disagreed, {} not supported yet",
         t.groups,
         t.agreed,
         t.disagreed.len(),
@@ -230,7 +232,14 @@ fn verdict(t: Tally) {
 
 #[test]
 fn small_instances_agree_with_the_reference_results() {
-    if let Some(t) = run(false) {
+    if let Some(t) = run(false, "sparse") {
+        verdict(t);
+    }
+}
+
+#[test]
+fn small_instances_agree_on_the_symbolic_engine() {
+    if let Some(t) = run(false, "symbolic") {
         verdict(t);
     }
 }
@@ -238,7 +247,15 @@ fn small_instances_agree_with_the_reference_results() {
 #[test]
 #[ignore = "instances above 60,000 states: run in release (see the module docs)"]
 fn large_instances_agree_with_the_reference_results() {
-    if let Some(t) = run(true) {
+    if let Some(t) = run(true, "sparse") {
+        verdict(t);
+    }
+}
+
+#[test]
+#[ignore = "instances above 60,000 states: run in release (see the module docs)"]
+fn large_instances_agree_on_the_symbolic_engine() {
+    if let Some(t) = run(true, "symbolic") {
         verdict(t);
     }
 }

@@ -7,12 +7,15 @@
 //! `i` means.
 //!
 //! - [`matrix`]: the [`RateMatrix`] interface every engine implements; the solvers only see it.
+//! - [`chain`]: the [`Chain`] interface the property checker sees (states, initial states,
+//!   the graph questions), implemented by both engines.
 //! - `sparse`: the explicit CSR engine (`--engine sparse`), the baseline.
 //! - `symbolic`: the rate matrix as an EV*MDD over interleaved levels, the index function as an
 //!   EV+MDD, and the sweeps of Figures 6.2-6.7.
 //! - `solve`: power, Jacobi, (two-phase) Gauss-Seidel, SOR/JOR, forward and backward sweeps.
 //! - `props`: steady state, unbounded until, rewards.
 
+pub mod chain;
 pub mod graph;
 pub mod matrix;
 pub mod props;
@@ -20,5 +23,6 @@ pub mod solve;
 pub mod sparse;
 pub mod symbolic;
 
+pub use chain::Chain;
 pub use matrix::{RateMatrix, Sweep};
 pub use symbolic::SymbolicCtmc;

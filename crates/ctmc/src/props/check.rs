@@ -4,9 +4,8 @@ use saturn_model::expr::{binary, Value};
 use saturn_model::GeneralModel;
 
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
-use crate::graph::{bottom_sccs, prob0, prob1};
+use crate::chain::Chain;
 use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
-use crate::sparse::SparseCtmc;
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -70,7 +69,7 @@ pub struct Checker<'a> {
     model: &'a GeneralModel,
     actions: &'a [Option<usize>],
     rewards: &'a [RewardStructure],
-    ctmc: &'a SparseCtmc,
+    ctmc: &'a dyn Chain,
     options: Options,
     progress: CheckProgress<'a>,
     bsccs: Option<Vec<Vec<u32>>>,
@@ -87,7 +86,7 @@ impl<'a> Checker<'a> {
         model: &'a GeneralModel,
         actions: &'a [Option<usize>],
         rewards: &'a [RewardStructure],
-        ctmc: &'a SparseCtmc,
+        ctmc: &'a dyn Chain,
         options: Options,
         progress: CheckProgress<'a>,
     ) -> Self {
@@ -119,7 +118,7 @@ impl<'a> Checker<'a> {
             return self.filter(*op, prop, states.as_deref());
         }
         let v = self.eval(f)?;
-        let init = &self.ctmc.initial;
+        let init = self.ctmc.initial();
         if init.is_empty() {
             return Err(CheckError::Filter("the model has no initial state".into()));
         }
@@ -133,16 +132,17 @@ impl<'a> Checker<'a> {
         Ok(match f {
             Csl::Expr(e) => {
                 let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    let s = self.ctmc.values(i);
-                    out.push(e.eval(&s).map_err(|err| {
-                        CheckError::Eval(format!("{err} in state {}", self.model.show_state(&s)))
+                let model = self.model;
+                self.ctmc.for_each_state(&mut |_, s| {
+                    out.push(e.eval(s).map_err(|err| {
+                        CheckError::Eval(format!("{err} in state {}", model.show_state(s)))
                     })?);
-                }
+                    Ok(())
+                })?;
                 out
             }
-            Csl::Init => marks(n, &self.ctmc.initial),
-            Csl::Deadlock => marks(n, &self.ctmc.deadlocks),
+            Csl::Init => marks(n, self.ctmc.initial()),
+            Csl::Deadlock => marks(n, self.ctmc.deadlocks()),
             Csl::Not(a) => {
                 let a = self.bools(a)?;
                 a.into_iter().map(|x| Value::Bool(!x)).collect()
@@ -289,11 +289,16 @@ impl<'a> Checker<'a> {
             return Ok(fixed.iter().map(|v| v.unwrap_or(0.0)).collect());
         }
         let options = self.options;
-        let rt = self.ctmc.r.transposed();
         let progress = &mut self.progress;
-        let sol = absorbing(&rt, &self.ctmc.exit, fixed, c, &options, &mut |m, it, d| {
-            progress(what, m, it, d)
+        let h = self.ctmc.exit();
+        let mut sol = None;
+        self.ctmc.with_transposed(&mut |rt| {
+            sol = Some(absorbing(rt, h, fixed, c, &options, &mut |m, it, d| {
+                progress(what, m, it, d)
+            })?);
+            Ok(())
         })?;
+        let sol = sol.expect("solved");
         self.stats.iterations += sol.iterations;
         if sol.iterations > 0 {
             self.stats.methods.push(sol.method.name());
@@ -303,8 +308,8 @@ impl<'a> Checker<'a> {
 
     /// `P(a U b)` in every state.
     fn until(&mut self, a: &[bool], b: &[bool]) -> Result<Vec<f64>, CheckError> {
-        let no = prob0(&self.ctmc.r, a, b);
-        let yes = prob1(&self.ctmc.r, a, b, &no);
+        let no = self.prob0(a, b)?;
+        let yes = self.prob1(a, b, &no)?;
         let fixed: Vec<Option<f64>> = (0..a.len())
             .map(|i| {
                 if yes[i] {
@@ -324,9 +329,9 @@ impl<'a> Checker<'a> {
     /// with probability below 1).
     fn reach_reward(&mut self, rates: &[f64], b: &[bool]) -> Result<Vec<f64>, CheckError> {
         let all = vec![true; b.len()];
-        let no = prob0(&self.ctmc.r, &all, b);
-        let sure = prob1(&self.ctmc.r, &all, b, &no);
-        let h = &self.ctmc.exit;
+        let no = self.prob0(&all, b)?;
+        let sure = self.prob1(&all, b, &no)?;
+        let h = self.ctmc.exit();
         let fixed: Vec<Option<f64>> = (0..b.len())
             .map(|i| {
                 if b[i] {
@@ -348,7 +353,7 @@ impl<'a> Checker<'a> {
     /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
     fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
         let n = rates.len();
-        let bsccs = self.bottom().to_vec();
+        let bsccs = self.bottom()?.to_vec();
         let mut zero = vec![false; n];
         let mut earning = vec![false; n];
         for b in &bsccs {
@@ -362,8 +367,8 @@ impl<'a> Checker<'a> {
             }
         }
         let all = vec![true; n];
-        let inf = crate::graph::backward_reach(&self.ctmc.r, &all, &earning);
-        let h = &self.ctmc.exit;
+        let inf = self.ctmc.backward_reach(&all, &earning)?;
+        let h = self.ctmc.exit();
         let fixed: Vec<Option<f64>> = (0..n)
             .map(|i| {
                 if inf[i] {
@@ -381,12 +386,27 @@ impl<'a> Checker<'a> {
         self.solve_linear("total reward", &fixed, &c)
     }
 
+    /// Prob0 for `a U b`: the states where the probability is 0 (no path through `a` to
+    /// `b`).
+    fn prob0(&self, a: &[bool], b: &[bool]) -> Result<Vec<bool>, CheckError> {
+        let reach = self.ctmc.backward_reach(a, b)?;
+        Ok(reach.into_iter().map(|x| !x).collect())
+    }
+
+    /// Prob1 for `a U b` given `no = prob0(a, b)`: the states where the probability is 1,
+    /// those that cannot reach a `no` state through states of `a & !b`.
+    fn prob1(&self, a: &[bool], b: &[bool], no: &[bool]) -> Result<Vec<bool>, CheckError> {
+        let through: Vec<bool> = a.iter().zip(b).map(|(&x, &y)| x && !y).collect();
+        let reach = self.ctmc.backward_reach(&through, no)?;
+        Ok(reach.into_iter().map(|x| !x).collect())
+    }
+
     /// The bottom SCCs (computed once).
-    fn bottom(&mut self) -> &[Vec<u32>] {
+    fn bottom(&mut self) -> Result<&[Vec<u32>], CheckError> {
         if self.bsccs.is_none() {
-            self.bsccs = Some(bottom_sccs(&self.ctmc.r));
+            self.bsccs = Some(self.ctmc.bottom_sccs()?);
         }
-        self.bsccs.as_deref().expect("just computed")
+        Ok(self.bsccs.as_deref().expect("just computed"))
     }
 
     fn reward_rates(&mut self, k: usize) -> Result<Vec<f64>, CheckError> {
@@ -408,18 +428,18 @@ impl<'a> Checker<'a> {
         if self.pis.is_some() {
             return Ok(());
         }
-        let bsccs = self.bottom().to_vec();
+        let bsccs = self.bottom()?.to_vec();
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = self.options;
         for b in &bsccs {
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
-            let sol = if b.len() == self.ctmc.len() {
-                steady_state(&self.ctmc.r.view(), &options, &mut cb)?
-            } else {
-                let sub = self.ctmc.r.restrict(b);
-                steady_state(&sub.view(), &options, &mut cb)?
-            };
+            let mut sol = None;
+            self.ctmc.with_restricted(b, &mut |m| {
+                sol = Some(steady_state(m, &options, &mut cb)?);
+                Ok(())
+            })?;
+            let sol = sol.expect("solved");
             self.stats.iterations += sol.iterations;
             if sol.iterations > 0 {
                 self.stats.methods.push(sol.method.name());

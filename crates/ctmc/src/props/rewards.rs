@@ -4,7 +4,7 @@ use saturn_model::expr::{Expr, Value};
 use saturn_model::GeneralModel;
 
 use super::check::CheckError;
-use crate::sparse::SparseCtmc;
+use crate::chain::Chain;
 
 /// One reward structure: state rewards `guard : value` (earned per time unit in a state
 /// satisfying `guard`) and transition rewards `[action] guard : value` (earned by each
@@ -56,40 +56,41 @@ impl RewardStructure {
         &self,
         model: &GeneralModel,
         actions: &[Option<usize>],
-        ctmc: &SparseCtmc,
+        ctmc: &dyn Chain,
     ) -> Result<Vec<f64>, CheckError> {
         let what = match &self.name {
             Some(n) => format!("reward structure \"{n}\""),
             None => "reward structure".to_string(),
         };
         let mut out = vec![0.0; ctmc.len()];
-        for (i, r) in out.iter_mut().enumerate() {
-            let s = ctmc.values(i);
+        ctmc.for_each_state(&mut |i, s| {
+            let r = &mut out[i];
             for (g, v) in &self.state {
-                if holds(g, &s, &what)? {
-                    *r += number(v, &s, &what)?;
+                if holds(g, s, &what)? {
+                    *r += number(v, s, &what)?;
                 }
             }
             if self.trans.is_empty() {
-                continue;
+                return Ok(());
             }
             for (e, &act) in actions.iter().enumerate() {
                 let mut tr = 0.0;
                 for (a, g, v) in &self.trans {
-                    if *a == act && holds(g, &s, &what)? {
-                        tr += number(v, &s, &what)?;
+                    if *a == act && holds(g, s, &what)? {
+                        tr += number(v, s, &what)?;
                     }
                 }
                 if tr != 0.0 {
                     if let Some((_, rate)) = model
-                        .step(e, &s)
+                        .step(e, s)
                         .map_err(|err| CheckError::Eval(err.to_string()))?
                     {
                         *r += rate * tr;
                     }
                 }
             }
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 }

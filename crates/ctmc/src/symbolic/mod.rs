@@ -7,7 +7,9 @@
 
 mod build;
 pub mod cache;
+pub mod chain;
 pub mod gauss_seidel;
+pub mod view;
 pub mod walk;
 
 use saturn_dd::ev::{Ev, EvPlusForest, EvStarForest};
@@ -78,6 +80,8 @@ pub struct SymbolicCtmc {
     self_loops: u64,
     deadlocks: u64,
     cache: Option<SplitCache>,
+    /// `R^T`, once [`SymbolicCtmc::build_transpose`] has built it.
+    rt: Option<Ev<f64>>,
     /// The partial sums of a Gauss-Seidel sweep, kept between sweeps.
     scratch: Mutex<Vec<f64>>,
 }
@@ -102,6 +106,17 @@ impl SymbolicCtmc {
         enc: Encoded,
         ss: &GeneralStateSpace,
     ) -> Result<SymbolicCtmc, BuildError> {
+        SymbolicCtmc::from_state_space_within(model, enc, ss, &Limits::none())
+    }
+
+    /// [`SymbolicCtmc::from_state_space`], with `limits` checked between events (a stop is
+    /// [`EncodeError::Interrupted`]).
+    pub fn from_state_space_within(
+        model: &GeneralModel,
+        enc: Encoded,
+        ss: &GeneralStateSpace,
+        limits: &Limits,
+    ) -> Result<SymbolicCtmc, BuildError> {
         let levels = enc.order.len();
         let domains: Vec<u32> = (1..=levels).map(|k| enc.sets.domain(k)).collect();
         let states = usize::try_from(&ss.states)
@@ -116,6 +131,9 @@ impl SymbolicCtmc {
         let mut matrices = EvStarForest::new_interleaved(&domains);
         let mut total = Ev::default_fn();
         for e in 0..model.events.len() {
+            limits
+                .check()
+                .map_err(|i| BuildError::Encode(EncodeError::Interrupted(i)))?;
             let mut b = RateBuilder::new(model, &enc.sets, &enc.order, e);
             let m = b.event_matrix(&mut matrices, ss.reached)?;
             total = matrices.sum(total, m).map_err(overflow)?;
@@ -138,6 +156,7 @@ impl SymbolicCtmc {
             self_loops: u64::try_from(with_loops - nonzeros).unwrap_or(u64::MAX),
             deadlocks,
             cache: None,
+            rt: None,
             scratch: Mutex::new(Vec::new()),
         })
     }

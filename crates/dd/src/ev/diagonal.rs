@@ -63,6 +63,70 @@ impl<V: EvValue> EvForest<V> {
         Ok(r)
     }
 
+    /// The transpose of the matrix `f`: `f^T[i||j] = f[j||i]`. At each pair of levels the row
+    /// and column indices swap places (an unprimed node's edges become the primed nodes'
+    /// edges and conversely), with every product of edge values kept on its path; the
+    /// recursion is memoised on the node (cache `transpose`). A CTMC engine solving on the
+    /// rows of `R` (the embedded chain of unbounded until) sweeps the columns of `R^T`.
+    pub fn transpose(&mut self, f: Ev<V>) -> Result<Ev<V>, Overflow> {
+        assert!(self.is_interleaved(), "transpose: a matrix forest");
+        if f.is_default() {
+            return Ok(f);
+        }
+        let r = self.transpose_rec(f.node)?;
+        if r.is_default() {
+            return Ok(r);
+        }
+        Ok(Ev {
+            val: V::combine(f.val, r.val)?,
+            node: r.node,
+        })
+    }
+
+    /// The transpose of node `n` (an unprimed node, or a terminal) as a dangling edge.
+    fn transpose_rec(&mut self, n: NodeId) -> Result<Ev<V>, Overflow> {
+        if n.is_terminal() {
+            return Ok(Ev {
+                val: V::NEUTRAL,
+                node: n,
+            });
+        }
+        if let Some((val, node)) = self.caches.transpose.get(n) {
+            return Ok(Ev { val, node });
+        }
+        let k = self.level(n);
+        // (new row index, new column index, value, child transposed)
+        let mut entries: Vec<(u32, u32, V, NodeId)> = Vec::new();
+        for e in self.edges(n).to_vec() {
+            for c in self.edges(e.child).to_vec() {
+                let below = self.transpose_rec(c.child)?;
+                if below.is_default() {
+                    continue;
+                }
+                let v = V::combine(V::combine(e.val, c.val)?, below.val)?;
+                entries.push((c.idx, e.idx, v, below.node));
+            }
+        }
+        entries.sort_unstable_by_key(|t| (t.0, t.1));
+        let mut rows: Vec<Edge<V>> = Vec::new();
+        let mut i = 0;
+        while i < entries.len() {
+            let row = entries[i].0;
+            let mut cols = Vec::new();
+            while i < entries.len() && entries[i].0 == row {
+                cols.push(Edge::valued(entries[i].1, entries[i].3, entries[i].2));
+                i += 1;
+            }
+            let p = self.normalize(k - 1, &mut cols)?;
+            if !p.is_default() {
+                rows.push(Edge::valued(row, p.node, p.val));
+            }
+        }
+        let r = self.normalize(k, &mut rows)?;
+        self.caches.transpose.insert(n, (r.val, r.node));
+        Ok(r)
+    }
+
     /// The number of non-default entries of `f` (its paths to the terminal), saturating at
     /// `u128::MAX`.
     pub fn count_paths(&self, f: Ev<V>) -> u128 {

@@ -94,6 +94,8 @@ pub(crate) struct EvCaches<V: EvValue> {
     pub(crate) from_rel: Cache<(NodeId, u32), NodeId>,
     /// The off-diagonal part of matrix nodes (on the diagonal so far).
     pub(crate) off_diag: Cache<NodeId, (V, NodeId)>,
+    /// The transpose of matrix nodes.
+    pub(crate) transpose: Cache<NodeId, (V, NodeId)>,
     /// The relation forest the `from_rel` entries refer to.
     pub(crate) rel_epoch: Option<Epoch>,
     /// The MDD forest the `restrict`, `from_mdd` and `index` entries refer to.
@@ -110,6 +112,7 @@ impl<V: EvValue> EvCaches<V> {
             index: Cache::new(10),
             from_rel: Cache::new(10),
             off_diag: Cache::new(10),
+            transpose: Cache::new(10),
             mdd_epoch: None,
             rel_epoch: None,
         }
@@ -134,6 +137,7 @@ impl<V: EvValue> EvCaches<V> {
         self.index.set_ceiling(n);
         self.from_rel.set_ceiling(n);
         self.off_diag.set_ceiling(n);
+        self.transpose.set_ceiling(n);
     }
 
     fn bytes(&self) -> usize {
@@ -144,6 +148,7 @@ impl<V: EvValue> EvCaches<V> {
             + self.index.bytes()
             + self.from_rel.bytes()
             + self.off_diag.bytes()
+            + self.transpose.bytes()
     }
 }
 
@@ -335,6 +340,7 @@ impl<V: EvValue> EvForest<V> {
         c.index.retain(|_, v| live(v.0));
         c.from_rel.retain(|_, v| live(*v));
         c.off_diag.retain(|k, v| live(*k) && live(v.1));
+        c.transpose.retain(|k, v| live(*k) && live(v.1));
         self.tune_caches();
         freed
     }
@@ -347,7 +353,7 @@ impl<V: EvValue> EvForest<V> {
     }
 
     /// Hits and misses of each operation cache: `(name, hits, misses)`.
-    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 7] {
+    pub fn cache_stats(&self) -> [(&'static str, u64, u64); 8] {
         let c = &self.caches;
         [
             ("min", c.min.hits, c.min.misses),
@@ -357,6 +363,7 @@ impl<V: EvValue> EvForest<V> {
             ("index", c.index.hits, c.index.misses),
             ("from_relation", c.from_rel.hits, c.from_rel.misses),
             ("off_diagonal", c.off_diag.hits, c.off_diag.misses),
+            ("transpose", c.transpose.hits, c.transpose.misses),
         ]
     }
 

@@ -1,0 +1,134 @@
+//! The interface between the property checker and a CTMC engine: what [`crate::props`] needs
+//! of a chain besides its rate matrix. States are numbered `0..len()` by the lexicographic
+//! index of the reachable set (thesis Definitions 14-15) in every engine, so the vectors the
+//! checker builds mean the same thing whichever engine answers.
+//!
+//! The explicit engine ([`crate::sparse::SparseCtmc`]) answers the graph questions by search on
+//! its matrix (Tarjan for the bottom SCCs); the symbolic one
+//! ([`crate::symbolic::chain::SymbolicChain`]) by constrained saturation and XBSat on decision
+//! diagrams.
+
+use crate::props::CheckError;
+use crate::sparse::SparseCtmc;
+use crate::RateMatrix;
+
+/// A visitor of states: the state's index and its values per variable.
+pub type StateVisitor<'f> = dyn FnMut(usize, &[i64]) -> Result<(), CheckError> + 'f;
+
+/// A continuous-time Markov chain as the property checker sees it.
+pub trait Chain {
+    /// Number of states.
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Indices of the initial states, sorted.
+    fn initial(&self) -> &[usize];
+
+    /// Indices of the deadlock states (no successor; PRISM's self-loop), sorted.
+    fn deadlocks(&self) -> &[usize];
+
+    /// Exit rates `h[i]` of the off-diagonal rate matrix.
+    fn exit(&self) -> &[f64];
+
+    /// PRISM's transition count.
+    fn transitions(&self) -> u64;
+
+    /// Visit every state in index order with its values per variable; stops at the first
+    /// error `f` returns.
+    fn for_each_state(&self, f: &mut StateVisitor<'_>) -> Result<(), CheckError>;
+
+    /// The values per variable of state `i` (for messages).
+    fn values(&self, i: usize) -> Vec<i64>;
+
+    /// The off-diagonal rate matrix `R`.
+    fn rates(&self) -> &dyn RateMatrix;
+
+    /// `R^T`, for the linear systems on the embedded chain (their Gauss-Seidel sweeps go over
+    /// the rows of `R`).
+    fn with_transposed(
+        &self,
+        f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
+    ) -> Result<(), CheckError>;
+
+    /// The states that can reach a state of `target` along paths whose other states satisfy
+    /// `through`; `target` included (the CTL `E[through U target]`).
+    fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError>;
+
+    /// The bottom SCCs (recurrent classes; a deadlock state is one on its own), each as its
+    /// sorted state indices, sorted by first state.
+    fn bottom_sccs(&self) -> Result<Vec<Vec<u32>>, CheckError>;
+
+    /// `R` restricted to `states` (sorted indices), numbered `0..states.len()` in that order.
+    fn with_restricted(
+        &self,
+        states: &[u32],
+        f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
+    ) -> Result<(), CheckError>;
+}
+
+impl Chain for SparseCtmc {
+    fn len(&self) -> usize {
+        SparseCtmc::len(self)
+    }
+
+    fn initial(&self) -> &[usize] {
+        &self.initial
+    }
+
+    fn deadlocks(&self) -> &[usize] {
+        &self.deadlocks
+    }
+
+    fn exit(&self) -> &[f64] {
+        &self.exit
+    }
+
+    fn transitions(&self) -> u64 {
+        self.transitions
+    }
+
+    fn for_each_state(&self, f: &mut StateVisitor<'_>) -> Result<(), CheckError> {
+        for i in 0..SparseCtmc::len(self) {
+            f(i, &SparseCtmc::values(self, i))?;
+        }
+        Ok(())
+    }
+
+    fn values(&self, i: usize) -> Vec<i64> {
+        SparseCtmc::values(self, i)
+    }
+
+    fn rates(&self) -> &dyn RateMatrix {
+        self
+    }
+
+    fn with_transposed(
+        &self,
+        f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
+    ) -> Result<(), CheckError> {
+        f(&self.r.transposed())
+    }
+
+    fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError> {
+        Ok(crate::graph::backward_reach(&self.r, through, target))
+    }
+
+    fn bottom_sccs(&self) -> Result<Vec<Vec<u32>>, CheckError> {
+        Ok(crate::graph::bottom_sccs(&self.r))
+    }
+
+    fn with_restricted(
+        &self,
+        states: &[u32],
+        f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
+    ) -> Result<(), CheckError> {
+        if states.len() == SparseCtmc::len(self) {
+            return f(&self.r.view());
+        }
+        let sub = self.r.restrict(states);
+        f(&sub.view())
+    }
+}
