@@ -262,7 +262,9 @@ pub fn load_chain(
     let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &limits)
         .map_err(|e| encode_failure_for(e, &name, limit_args))?;
     let ctmc = match engine.engine {
-        EngineArg::Sparse => Built::Sparse(Box::new(build_sparse(&model, &enc, &ss, &name, limit_args)?)),
+        EngineArg::Sparse => Built::Sparse(Box::new(build_sparse(
+            &model, &enc, &ss, &name, limit_args,
+        )?)),
         EngineArg::Symbolic => {
             let mut report = crate::progress::reporter("build", limit_args.progress, 0);
             if let Some(r) = report.as_mut() {

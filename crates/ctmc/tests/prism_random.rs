@@ -2,7 +2,8 @@
 //! lexicographic order) against the explicit reference exploration (`saturn-reference`) with a
 //! dense rate matrix built here from the events, and the property layer's answers (steady
 //! state through bottom SCCs, unbounded until, steady-state and reachability rewards) against
-//! dense direct solutions (Gaussian elimination, brute-force reachability).
+//! dense direct solutions (Gaussian elimination, brute-force reachability), on the sparse
+//! engine and on the symbolic one (plain and with the split-point cache).
 
 #![allow(clippy::needless_range_loop)] // dense linear algebra reads best with indices
 
@@ -16,6 +17,8 @@ use proptest::prelude::*;
 use saturn_ctmc::props::{Answer, Checker, Csl, RewardPath, RewardStructure};
 use saturn_ctmc::solve::{Convergence, Method, Options};
 use saturn_ctmc::sparse::SparseCtmc;
+use saturn_ctmc::symbolic::chain::SymbolicChain;
+use saturn_ctmc::{Chain, SymbolicCtmc};
 use saturn_model::expr::{BinOp, Expr};
 use saturn_prism::ConstOverrides;
 use saturn_reference::general::explore_general;
@@ -300,17 +303,34 @@ proptest! {
             trans: vec![(prog.actions.iter().position(|a| a == "go"), Expr::Bool(true), Expr::Int(2))],
         }];
         let options = Options { method: Method::Auto, epsilon: 1e-13, convergence: Convergence::Absolute, max_iters: 1_000_000 };
-        let mut ck = Checker::new(&model, &actions, &rewards, &ctmc, options, Box::new(|_, _, _, _| true));
+        // the symbolic engine: EV*MxD, recurrent classes by XBSat, Prob0/1 by saturation;
+        // plain and over the split-point cache (threshold 2: split points everywhere)
+        let symbolic = |cache: Option<u64>| {
+            let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &Limits::none())
+                .expect("generates");
+            let mut m = SymbolicCtmc::from_state_space(&model, enc, &ss).expect("builds");
+            if let Some(t) = cache {
+                m.enable_cache(t);
+            }
+            SymbolicChain::new(&model, m, Limits::none()).expect("symbolic chain")
+        };
+        let (plain, cached) = (symbolic(None), symbolic(Some(2)));
+        for (engine, chain) in [("sparse", &ctmc as &dyn Chain), ("symbolic", &plain), ("symbolic cached", &cached)] {
+        prop_assert_eq!(chain.len(), n, "{}", engine);
+        prop_assert_eq!(chain.initial(), ctmc.initial.as_slice(), "{}", engine);
+        prop_assert_eq!(chain.deadlocks(), ctmc.deadlocks.as_slice(), "{}", engine);
+        prop_assert_eq!(chain.bottom_sccs().expect("bsccs"), saturn_ctmc::graph::bottom_sccs(&ctmc.r), "{}", engine);
+        let mut ck = Checker::new(&model, &actions, &rewards, chain, options, Box::new(|_, _, _, _| true));
         let pred = |f: &dyn Fn(&[i64]) -> bool| -> Vec<bool> { dense.states.iter().map(|s| f(s)).collect() };
         // S=? [ x=0 ]
         let w: Vec<f64> = pred(&|s| s[0] == 0).into_iter().map(|b| if b { 1.0 } else { 0.0 }).collect();
         let got = num(ck.answer(&Csl::Steady { bound: None, phi: Box::new(Csl::Expr(var_eq(0, 0))) }).expect("S"));
         let want = dense.long_run(&w);
-        prop_assert!(close(got, want), "S=?[x=0]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "S=?[x=0] ({}): {} vs {}", engine, got, want);
         // R{"r"}=? [ S ]
         let got = num(ck.answer(&Csl::Reward { bound: None, structure: 0, path: RewardPath::Steady }).expect("R S"));
         let want = dense.long_run(&dense.reward);
-        prop_assert!(close(got, want), "R=?[S]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "R=?[S] ({}): {} vs {}", engine, got, want);
         // P=? [ x<xm U y=0 ] and P=? [ F x=xm ]
         let a = pred(&|s| s[0] < xm);
         let b = pred(&|s| s[1] == 0);
@@ -321,22 +341,23 @@ proptest! {
         };
         let got = num(ck.answer(&f).expect("U"));
         let want = dense.until(&a, &b);
-        prop_assert!(close(got, want), "P=?[U]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "P=?[U] ({}): {} vs {}", engine, got, want);
         let bx = pred(&|s| s[0] == xm);
         let f = Csl::Until { bound: None, left: Box::new(Csl::Expr(Expr::Bool(true))), right: Box::new(Csl::Expr(var_eq(0, xm))) };
         let got = num(ck.answer(&f).expect("F"));
         let want = dense.until(&vec![true; n], &bx);
-        prop_assert!(close(got, want), "P=?[F]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "P=?[F] ({}): {} vs {}", engine, got, want);
         // R{"r"}=? [ F y=ym-1 ] (infinite when not reached surely)
         let by = pred(&|s| s[1] == ym - 1);
         let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Reach(Box::new(Csl::Expr(var_eq(1, ym - 1)))) };
         let got = num(ck.answer(&f).expect("R F"));
         let want = dense.reach_reward(&by);
-        prop_assert!(close(got, want), "R=?[F]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "R=?[F] ({}): {} vs {}", engine, got, want);
         // R{"r"}=? [ C ]
         let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Total };
         let got = num(ck.answer(&f).expect("R C"));
         let want = dense.total_reward();
-        prop_assert!(close(got, want), "R=?[C]: {} vs {}", got, want);
+        prop_assert!(close(got, want), "R=?[C] ({}): {} vs {}", engine, got, want);
+        }
     }
 }

@@ -178,6 +178,15 @@ impl SymbolicCtmc {
         self.cache.as_ref()
     }
 
+    fn ops(&self) -> view::Ops<'_> {
+        view::Ops {
+            walker: self.walker(),
+            cache: self.cache.as_ref(),
+            scratch: &self.scratch,
+            states: self.states,
+        }
+    }
+
     pub(crate) fn walker(&self) -> Walker<'_> {
         Walker {
             m: &self.matrices,
@@ -309,14 +318,12 @@ impl RateMatrix for SymbolicCtmc {
     }
 
     fn exit_rates(&self) -> Vec<f64> {
-        let mut h = vec![0.0; self.states];
-        self.for_each_entry(Part::All, false, &mut |s, _, r| h[s] += r);
-        h
+        self.ops().exit_rates()
     }
 
     /// Thesis Figure 6.2 (*JacobiRecur*, line 3 accumulating into `y`).
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
-        self.for_each_entry(Part::All, false, &mut |s, d, r| y[d] += x[s] * r);
+        self.ops().vec_mul_add(x, y)
     }
 
     /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
@@ -326,11 +333,7 @@ impl RateMatrix for SymbolicCtmc {
         order: Sweep,
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
-        let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
-        match &self.cache {
-            Some(c) => gauss_seidel::two_phase_sweep(c, x, order, f, &mut acc),
-            None => gauss_seidel::two_phase_sweep(&self.walker(), x, order, f, &mut acc),
-        }
+        self.ops().gauss_seidel_sweep(x, order, f)
     }
 
     fn memory_bytes(&self) -> u64 {

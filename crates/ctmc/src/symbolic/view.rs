@@ -40,10 +40,60 @@ impl<'a> MatrixView<'a> {
         }
     }
 
-    fn for_each_entry(&self, part: Part, reverse: bool, visit: &mut impl FnMut(usize, usize, f64)) {
-        match &self.cache {
+    fn ops(&self) -> Ops<'_> {
+        Ops {
+            walker: Walker { ..self.walker },
+            cache: self.cache.as_ref(),
+            scratch: &self.scratch,
+            states: self.states,
+        }
+    }
+}
+
+/// The [`RateMatrix`] operations over a walker or its split-point cache: what the chain's own
+/// `R` and every [`MatrixView`] share.
+pub(crate) struct Ops<'a> {
+    pub(crate) walker: Walker<'a>,
+    pub(crate) cache: Option<&'a SplitCache>,
+    pub(crate) scratch: &'a Mutex<Vec<f64>>,
+    pub(crate) states: usize,
+}
+
+impl Ops<'_> {
+    pub(crate) fn for_each_entry(
+        &self,
+        part: Part,
+        reverse: bool,
+        visit: &mut impl FnMut(usize, usize, f64),
+    ) {
+        match self.cache {
             Some(c) => c.for_each(part, reverse, visit),
             None => self.walker.for_each(part, reverse, visit),
+        }
+    }
+
+    pub(crate) fn exit_rates(&self) -> Vec<f64> {
+        let mut h = vec![0.0; self.states];
+        self.for_each_entry(Part::All, false, &mut |s, _, r| h[s] += r);
+        h
+    }
+
+    /// Thesis Figure 6.2 (*JacobiRecur*, line 3 accumulating into `y`).
+    pub(crate) fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
+        self.for_each_entry(Part::All, false, &mut |s, d, r| y[d] += x[s] * r);
+    }
+
+    /// Thesis Figures 6.3-6.4 (6.6-6.7 with the cache).
+    pub(crate) fn gauss_seidel_sweep(
+        &self,
+        x: &mut [f64],
+        order: Sweep,
+        f: &mut dyn FnMut(usize, f64) -> f64,
+    ) {
+        let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        match self.cache {
+            Some(c) => two_phase_sweep(c, x, order, f, &mut acc),
+            None => two_phase_sweep(&self.walker, x, order, f, &mut acc),
         }
     }
 }
@@ -58,28 +108,20 @@ impl RateMatrix for MatrixView<'_> {
     }
 
     fn exit_rates(&self) -> Vec<f64> {
-        let mut h = vec![0.0; self.states];
-        self.for_each_entry(Part::All, false, &mut |s, _, r| h[s] += r);
-        h
+        self.ops().exit_rates()
     }
 
-    /// Thesis Figure 6.2.
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
-        self.for_each_entry(Part::All, false, &mut |s, d, r| y[d] += x[s] * r);
+        self.ops().vec_mul_add(x, y)
     }
 
-    /// Thesis Figures 6.3-6.4 (6.6-6.7 with the cache).
     fn gauss_seidel_sweep(
         &self,
         x: &mut [f64],
         order: Sweep,
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
-        let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
-        match &self.cache {
-            Some(c) => two_phase_sweep(c, x, order, f, &mut acc),
-            None => two_phase_sweep(&self.walker, x, order, f, &mut acc),
-        }
+        self.ops().gauss_seidel_sweep(x, order, f)
     }
 
     fn memory_bytes(&self) -> u64 {
