@@ -15,7 +15,7 @@ use saturn_model::PetriNet;
 use saturn_reference::strategies::{ctl_formula, small_net};
 use saturn_reference::{explore_petri, global_properties, upper_bound, CtlChecker, Graph};
 use saturn_symbolic::atoms::Atoms;
-use saturn_symbolic::ctl::{Checker, Deadlocks, EuMethod, GLOBAL_PROPERTIES};
+use saturn_symbolic::ctl::{Checker, Deadlocks, EgMethod, EuMethod, FairMethod, GLOBAL_PROPERTIES};
 use saturn_symbolic::{Direction, Method, Reach};
 
 fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
@@ -112,6 +112,56 @@ proptest! {
         }
         for r in &results[1..] {
             prop_assert_eq!(r, &results[0]);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Every EG method (EGtrad, the transitive closure) and, under one or two weak fairness
+    /// sets, every fair EG method (the closure of Claim 3, Emerson-Lei) give the explicit
+    /// checker's sets (its fair EG: the SCCs of the `φ`-subgraph that meet every fair set), in
+    /// both deadlock readings; the context collects every 64 nodes.
+    #[test]
+    fn eg_methods_and_fairness_match_explicit_checker(
+        (net, order, fs) in case(5),
+        self_loop in any::<bool>(),
+        nfair in 1usize..3,
+    ) {
+        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
+        let model = net.to_model(&order).unwrap();
+        // the last formulas are the fairness sets
+        let (fs, fair) = fs.split_at(fs.len() - nfair);
+        let want_of = |explicit: &CtlChecker, f: &F| -> BTreeSet<Vec<u64>> {
+            let sat = explicit.sat(f).unwrap();
+            space.markings.iter().zip(&sat).filter(|(_, &b)| b).map(|(m, _)| m.clone()).collect()
+        };
+        let plain = CtlChecker::new(&net, &space, reference_mode(mode));
+        for m in EgMethod::ALL {
+            let mut dd = Dd::new(model.num_levels());
+            let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+            checker.set_eg_method(m);
+            for f in fs {
+                let set = checker.sat(f).unwrap();
+                prop_assert_eq!(markings_of(&checker, set, &order), want_of(&plain, f), "{} {:?} {:?}", m.name(), mode, f);
+            }
+        }
+        let fairly = CtlChecker::new(&net, &space, reference_mode(mode)).with_fairness(fair).unwrap();
+        for m in FairMethod::ALL {
+            let mut dd = Dd::new(model.num_levels());
+            let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+            checker.set_fair_method(m);
+            checker.set_fairness(fair).unwrap();
+            for f in fs {
+                let set = checker.sat(f).unwrap();
+                prop_assert_eq!(markings_of(&checker, set, &order), want_of(&fairly, f), "fair {} {:?} {:?} under {:?}", m.name(), mode, f, fair);
+                // EG true under fairness: the fair states themselves
+                let fair_states = F::EG(Box::new(F::Const(true)));
+                let set = checker.sat(&fair_states).unwrap();
+                prop_assert_eq!(markings_of(&checker, set, &order), want_of(&fairly, &fair_states), "fair {} {:?} EG true", m.name(), mode);
+            }
         }
     }
 }

@@ -29,12 +29,14 @@ use saturn_model::Model;
 use crate::atoms::{AtomError, Atoms};
 use crate::{Interrupted, Limits, Reach};
 
+mod eg;
 mod eu;
 mod fixpoints;
 mod global;
 mod sets;
 mod witness;
 
+pub use eg::{EgMethod, FairMethod};
 pub use eu::EuMethod;
 pub use global::GLOBAL_PROPERTIES;
 pub use witness::Witness;
@@ -101,6 +103,13 @@ pub struct Checker<'d> {
     dead: NodeId,
     deadlocks: Deadlocks,
     eu_method: EuMethod,
+    eg_method: EgMethod,
+    fair_method: FairMethod,
+    /// The weak fairness sets (reachable states), empty without fairness.
+    fair: Vec<NodeId>,
+    /// The model (for the transitive closure's relations) and those relations, once built.
+    model: Model,
+    closure_rels: Option<crate::closure::ClosureRelations>,
     limits: Limits,
     memo: FxHashMap<StateFormula, NodeId>,
     /// Intermediate sets of the formulas being computed that must survive a collection (the
@@ -135,6 +144,11 @@ impl<'d> Checker<'d> {
             dead: NodeId::EMPTY,
             deadlocks,
             eu_method: EuMethod::default(),
+            eg_method: EgMethod::default(),
+            fair_method: FairMethod::default(),
+            fair: Vec::new(),
+            model: model.clone(),
+            closure_rels: None,
             limits: Limits::none(),
             memo: FxHashMap::default(),
             pins: Vec::new(),
@@ -155,6 +169,31 @@ impl<'d> Checker<'d> {
     /// are kept (every method computes the same sets).
     pub fn set_eu_method(&mut self, m: EuMethod) {
         self.eu_method = m;
+    }
+
+    /// The EG algorithm used from now on without fairness (also for AF and AU).
+    pub fn set_eg_method(&mut self, m: EgMethod) {
+        self.eg_method = m;
+    }
+
+    /// The fair EG algorithm used from now on.
+    pub fn set_fair_method(&mut self, m: FairMethod) {
+        self.fair_method = m;
+    }
+
+    /// Weak (Büchi) fairness from now on: `EG` (and through it `AF`, `AU`) only follows
+    /// infinite paths that visit every one of `sets` infinitely often (evaluated without
+    /// fairness). Memoised results are dropped (they depend on the fairness).
+    pub fn set_fairness(&mut self, sets: &[StateFormula]) -> Result<(), CtlError> {
+        self.fair.clear();
+        self.memo.clear();
+        let mut fair = Vec::with_capacity(sets.len());
+        for f in sets {
+            fair.push(self.sat(f)?);
+        }
+        self.memo.clear();
+        self.fair = fair;
+        Ok(())
     }
 
     /// The EU algorithm in use.
@@ -277,15 +316,16 @@ impl<'d> Checker<'d> {
                 let b = self.sat(b)?;
                 self.eu(Some(fa), a, b)?
             }
-            F::EG(a) => {
-                let a = self.sat(a)?;
-                self.eg_trad(a)?
+            F::EG(fa) => {
+                let a = self.sat(fa)?;
+                self.eg(fa, a)?
             }
-            F::AF(a) => {
+            F::AF(fa) => {
                 // AF φ = ¬EG ¬φ
-                let a = self.sat(a)?;
+                let a = self.sat(fa)?;
                 let na = self.not(a);
-                let eg = self.eg_trad(na)?;
+                let not_a = StateFormula::Not(fa.clone());
+                let eg = self.eg(&not_a, na)?;
                 self.not(eg)
             }
             F::AU(fa, fb) => {
@@ -300,7 +340,7 @@ impl<'d> Checker<'d> {
                 let not_b = StateFormula::Not(Box::new(fb.as_ref().clone()));
                 let bad_until = self.eu(Some(&not_b), nb, nanb)?;
                 self.pin(bad_until);
-                let bad_forever = self.eg_trad(nb)?;
+                let bad_forever = self.eg(&not_b, nb)?;
                 let bad = self.or(bad_until, bad_forever);
                 self.not(bad)
             }

@@ -79,6 +79,7 @@ impl Checker<'_> {
             .iter()
             .chain(&self.pins)
             .chain(self.memo.values())
+            .chain(&self.fair)
             .chain(&[self.rch, self.init, self.dead])
             .filter(|n| !n.is_terminal())
             .map(|&n| dd.pin(n))
@@ -93,6 +94,7 @@ impl Checker<'_> {
         keep.extend_from_slice(live);
         keep.extend_from_slice(&self.pins);
         keep.extend(self.memo.values().copied());
+        keep.extend_from_slice(&self.fair);
         keep.extend([self.rch, self.init, self.dead]);
         self.reach.collect(&keep);
     }
