@@ -200,6 +200,42 @@ impl EuMethodArg {
     }
 }
 
+/// How `EG` is computed without fairness (also for AF and AU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EgMethodArg {
+    /// Breadth-first EGtrad (Figure 2.11; the default).
+    Trad,
+    /// The backward transitive closure by constrained saturation (Definition 9, Claims 1-2).
+    Tc,
+}
+
+impl EgMethodArg {
+    pub fn eg_method(self) -> saturn_symbolic::ctl::EgMethod {
+        match self {
+            EgMethodArg::Trad => saturn_symbolic::ctl::EgMethod::Trad,
+            EgMethodArg::Tc => saturn_symbolic::ctl::EgMethod::Tc,
+        }
+    }
+}
+
+/// How `EG` is computed under `--fair`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FairMethodArg {
+    /// The transitive closure (Claim 3, Figure 4.8; the default).
+    Tc,
+    /// The Emerson-Lei fixpoint, breadth-first.
+    El,
+}
+
+impl FairMethodArg {
+    pub fn fair_method(self) -> saturn_symbolic::ctl::FairMethod {
+        match self {
+            FairMethodArg::Tc => saturn_symbolic::ctl::FairMethod::Tc,
+            FairMethodArg::El => saturn_symbolic::ctl::FairMethod::EmersonLei,
+        }
+    }
+}
+
 /// How a net's state space is generated (shared by the commands that generate one).
 #[derive(clap::Args, Debug, Clone)]
 pub struct GenerationArgs {

@@ -10,7 +10,11 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{DeadlocksArg, EuMethodArg, GenerationArgs, LimitArgs};
+use saturn_logic::StateFormula;
+
+use crate::args::{
+    DeadlocksArg, EgMethodArg, EuMethodArg, FairMethodArg, GenerationArgs, LimitArgs,
+};
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
@@ -35,6 +39,16 @@ pub struct CheckArgs {
     /// The EU algorithm (also used for EF, AG and AU).
     #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
     pub eu_method: EuMethodArg,
+    /// The EG algorithm without fairness (also used for AF and AU).
+    #[arg(long, value_enum, default_value_t = EgMethodArg::Trad)]
+    pub eg_method: EgMethodArg,
+    /// A weak (Büchi) fairness constraint, a state formula: EG (and through it AF and AU)
+    /// only follows infinite paths that visit every such set infinitely often; repeatable.
+    #[arg(long)]
+    pub fair: Vec<String>,
+    /// The fair EG algorithm.
+    #[arg(long, value_enum, default_value_t = FairMethodArg::Tc)]
+    pub fair_method: FairMethodArg,
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
     /// EX/AX, a lasso for EG/AF/AU; each replayed on the net before it is printed.
@@ -72,6 +86,37 @@ fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure
     Ok(jobs)
 }
 
+/// The `--fair` state formulas, resolved against `net`.
+fn fair_sets(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<StateFormula>, Failure> {
+    if a.fair.is_empty() {
+        return Ok(Vec::new());
+    }
+    if a.witness {
+        return Err(Failure::error(
+            "--witness with --fair: fair witnesses are not supported yet",
+        ));
+    }
+    let color = std::io::stderr().is_terminal();
+    let jobs = match queries::from_flag("--fair", &a.fair, net, color) {
+        Ok(v) => v,
+        Err((d, r)) => return Err(Failure::with(Status::Error, d, 2).rendered(r)),
+    };
+    let mut out = Vec::with_capacity(jobs.len());
+    for (i, (job, _)) in jobs.into_iter().enumerate() {
+        match job.query {
+            Ok(saturn_logic::ResolvedQuery::Formula(f)) => out.push(f),
+            Ok(_) => {
+                return Err(Failure::error(format!(
+                    "--fair '{}': a fairness constraint is a state formula, not a bound",
+                    a.fair[i]
+                )))
+            }
+            Err(e) => return Err(Failure::error(format!("--fair '{}': {e}", a.fair[i]))),
+        }
+    }
+    Ok(out)
+}
+
 pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     // a file is peeked at to recognise PRISM (standard input stays a PNML net: it can be read once)
     let file = if a.model == "-" {
@@ -96,6 +141,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let (net, contest_dir) = load_net(&a.model)?;
     let jobs = jobs(a, &net)?;
+    let fair = fair_sets(a, &net)?;
     let order = a.generation.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
@@ -138,6 +184,11 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut checker = queries::checker(&mut ss, model, &net, a.deadlocks.deadlocks());
     checker.set_limits(limits);
     checker.set_eu_method(a.eu_method.eu_method());
+    checker.set_eg_method(a.eg_method.eg_method());
+    checker.set_fair_method(a.fair_method.fair_method());
+    if let Err(e) = checker.set_fairness(&fair) {
+        return Err(Failure::error(format!("{}: --fair: {e}", a.model)).into());
+    }
     let mut rows = Vec::new();
     let mut stopped = None;
     for job in &jobs {

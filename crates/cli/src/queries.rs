@@ -39,12 +39,22 @@ pub fn from_ctl(
     net: &PetriNet,
     color: bool,
 ) -> Result<Vec<(Job, Query)>, Problems> {
+    from_flag("--ctl", srcs, net, color)
+}
+
+/// The formulas given with `flag` (`--ctl`, `--fair`), labelled `flag #i` in diagnostics.
+pub fn from_flag(
+    flag: &str,
+    srcs: &[String],
+    net: &PetriNet,
+    color: bool,
+) -> Result<Vec<(Job, Query)>, Problems> {
     let names = names(net);
     let mut diags = Vec::new();
     let mut rendered = String::new();
     let mut out = Vec::new();
     for (i, src) in srcs.iter().enumerate() {
-        let label = format!("--ctl #{}", i + 1);
+        let label = format!("{flag} #{}", i + 1);
         let q =
             match parse_query(src) {
                 Ok(q) => q,
