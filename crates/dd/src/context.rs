@@ -41,6 +41,14 @@ impl Live<'_> {
     pub fn rel(&self, n: NodeId) -> bool {
         self.rels.is_live(n)
     }
+    /// The set forest after the collection.
+    pub(crate) fn sets_forest(&self) -> &Forest {
+        self.sets
+    }
+    /// The relation forest after the collection.
+    pub(crate) fn rels_forest(&self) -> &Forest {
+        self.rels
+    }
     /// Did node `n` of forest `kind` survive?
     #[inline]
     pub fn node(&self, kind: ForestKind, n: NodeId) -> bool {

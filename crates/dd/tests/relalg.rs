@@ -7,7 +7,7 @@ mod common;
 
 use common::{build_local, expand_local, Local, Pairs, Universe};
 use proptest::prelude::*;
-use saturn_dd::{image, preimage, Edge, Forest, NodeId, Reduction, RelAlg, Side};
+use saturn_dd::{image, preimage, Dd, Edge, Forest, NodeId, Reduction, RelAlg, Side};
 
 /// How a random relation is made: a union of local products and of explicit pairs, so that
 /// operands both skip pairs of levels and list them.
@@ -284,6 +284,47 @@ fn caches_survive_collections_of_both_forests() {
         // drop everything: the next round's nodes reuse these ids
         assert!(rels.gc(&[]) > 0);
         assert!(sets.gc(&[]) > 0 || mask == 0);
+    }
+}
+
+/// A `RelAlg` registered with a context is purged by the context's one rule: after a
+/// collection that frees some nodes and keeps others (pinned), results are right for recycled
+/// ids, and the entries of the kept nodes are still there (a repeat is a cache hit).
+#[test]
+fn registered_caches_follow_the_context_rule() {
+    let u = Universe::new(&[3, 2, 3]);
+    let n = u.size();
+    let mut dd = Dd::with_forests(u.set_forest(Reduction::Quasi), u.rel_forest());
+    let slot = dd.register(RelAlg::new());
+    let keep: Pairs = (0..n).map(|x| (x, (x + 1) % n)).collect();
+    let r_keep = canonical(&u, &mut dd.rels, &keep);
+    let _pin = dd.pin_rel(r_keep);
+    for round in 0..6usize {
+        let pairs: Pairs = (0..n)
+            .flat_map(|x| (0..n).map(move |y| (x, y)))
+            .filter(|&(x, y)| (x * 5 + y * 3 + round) % 4 == 0)
+            .collect();
+        let r = canonical(&u, &mut dd.rels, &pairs);
+        let mut alg = dd.take(&slot);
+        let t = alg.transpose(&mut dd.rels, r);
+        let tk = alg.transpose(&mut dd.rels, r_keep);
+        dd.put(&slot, alg);
+        let want: Pairs = pairs.iter().map(|&(x, y)| (y, x)).collect();
+        assert_eq!(t, canonical(&u, &mut dd.rels, &want));
+        let want: Pairs = keep.iter().map(|&(x, y)| (y, x)).collect();
+        assert_eq!(tk, canonical(&u, &mut dd.rels, &want));
+        // the pinned relation's entry survives the collection (its transpose is pinned too)
+        let _pt = dd.pin_rel(tk);
+        assert!(dd.collect() > 0);
+        let mut alg = dd.take(&slot);
+        let hits = alg.cache_stats()[1].1;
+        assert_eq!(alg.transpose(&mut dd.rels, r_keep), tk);
+        assert_eq!(
+            alg.cache_stats()[1].1,
+            hits + 1,
+            "round {round}: a kept entry was lost"
+        );
+        dd.put(&slot, alg);
     }
 }
 

@@ -21,15 +21,20 @@
 //! skipped pair or a redundant set level it takes the variable's domain as the larger of the two
 //! forests' domains for it; declare both forests' domains alike.
 //!
-//! Cache validity: the caches hold node ids of both forests, so every top-level call compares
-//! the forests' [`Epoch`]s and domain sizes with those of the previous call and clears the
-//! caches that refer to a forest that has collected garbage (or whose domains grew) since.
+//! Cache validity: the caches hold node ids of both forests. A `RelAlg` registered with a
+//! [`Dd`](crate::Dd) context (directly or inside an engine's caches) is purged by the context's
+//! one rule ([`Purge`]): at every collection, the entries that mention a freed node of either
+//! forest are dropped. A `RelAlg` used on forests outside a context (or beside one without
+//! being registered) is kept safe by a fallback: every top-level call compares the forests'
+//! [`Epoch`]s with those the caches were last valid for and clears the stale ones. Domain
+//! growth clears the caches whose results expand skipped levels (that is what the domains
+//! mean, not a collection).
 
 mod cross;
 mod project;
 mod rel;
 
-use crate::{Cache, Epoch, Forest, NodeId, Reduction};
+use crate::{Cache, Epoch, Forest, Live, NodeId, Purge, Reduction};
 
 /// Which side of a relation `R ⊆ X × Y` an operation works on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,6 +192,30 @@ impl RelAlg {
             if self.sets_seen.changed(sets) {
                 self.clear_mixed();
             }
+        }
+    }
+}
+
+impl Purge for RelAlg {
+    /// The context's one rule: drop the entries that mention a freed node (relation nodes in
+    /// `live.rel`, set nodes in `live.set`); the caches are then valid for the forests as
+    /// they are now, so the epoch fallback does not clear them again.
+    fn purge(&mut self, live: &Live<'_>) {
+        let (r, s) = (|n: NodeId| live.rel(n), |n: NodeId| live.set(n));
+        self.compose.retain(|k, v| r(k.0) && r(k.1) && r(*v));
+        self.transpose.retain(|k, v| r(*k) && r(*v));
+        self.restrict_from.retain(|k, v| r(k.0) && s(k.1) && r(*v));
+        self.restrict_to.retain(|k, v| r(k.0) && s(k.1) && r(*v));
+        self.diagonal.retain(|k, v| r(k.0) && s(*v));
+        self.domain.retain(|k, v| r(k.0) && s(*v));
+        self.range.retain(|k, v| r(k.0) && s(*v));
+        self.identity.retain(|k, v| s(*k) && r(*v));
+        self.cross.retain(|k, v| s(k.0) && s(k.1) && r(*v));
+        if self.rels_seen.epoch.is_some() {
+            self.rels_seen.epoch = Some(live.rels_forest().epoch());
+        }
+        if self.sets_seen.epoch.is_some() {
+            self.sets_seen.epoch = Some(live.sets_forest().epoch());
         }
     }
 }

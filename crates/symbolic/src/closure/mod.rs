@@ -33,7 +33,7 @@
 
 mod sat;
 
-use saturn_dd::{Cache, Dd, NodeId, Pin, RelAlg, Side};
+use saturn_dd::{Cache, CacheSlot, Dd, Live, NodeId, Pin, Purge, RelAlg, Side};
 use saturn_model::Model;
 
 use crate::limits::{Interrupted, Limits};
@@ -78,18 +78,35 @@ impl ClosureRelations {
     }
 }
 
+/// The closure engine's compute caches, registered with the context: every collection purges
+/// them by the context's one rule (an entry survives iff every node it mentions is live).
+pub(crate) struct ClosureCaches {
+    pub(crate) alg: RelAlg,
+    /// `(a, n) -> TransClosSat(a, n)`: a set node, relation nodes.
+    pub(crate) tcs: Cache<(NodeId, NodeId), NodeId>,
+    /// `(a, n, r) -> TCRelProdSat(a, n, r)`: a set node, relation nodes.
+    pub(crate) tcr: Cache<(NodeId, NodeId, NodeId), NodeId>,
+}
+
+impl Purge for ClosureCaches {
+    fn purge(&mut self, live: &Live<'_>) {
+        self.alg.purge(live);
+        self.tcs
+            .retain(|k, v| live.set(k.0) && live.rel(k.1) && live.rel(*v));
+        self.tcr
+            .retain(|k, v| live.set(k.0) && live.rel(k.1) && live.rel(k.2) && live.rel(*v));
+    }
+}
+
 /// The closure engine: TransClosSat and TCRelProdSat with their compute caches, and the
 /// relation algebra (transpose, restriction, diagonal, quantification) on one context.
 pub struct Closure<'a> {
     dd: &'a mut Dd,
     rels: &'a ClosureRelations,
-    alg: RelAlg,
-    /// `(a, n) -> TransClosSat(a, n)`.
-    tcs_cache: Cache<(NodeId, NodeId), NodeId>,
-    /// `(a, n, r) -> TCRelProdSat(a, n, r)`.
-    tcr_cache: Cache<(NodeId, NodeId, NodeId), NodeId>,
-    /// The context's collection count the caches are valid for.
-    collections: usize,
+    /// The caches' slot in the context; during a top-level call they are checked out in `c`
+    /// (the closure never collects in the middle of a call).
+    slot: Option<CacheSlot<ClosureCaches>>,
+    pub(crate) c: Option<Box<ClosureCaches>>,
     limits: Limits,
     stop: Option<Interrupted>,
     steps: u64,
@@ -98,14 +115,16 @@ pub struct Closure<'a> {
 impl<'a> Closure<'a> {
     /// An engine on `dd` with the relations `rels` (made on `dd`).
     pub fn new(dd: &'a mut Dd, rels: &'a ClosureRelations) -> Closure<'a> {
-        let collections = dd.collections();
+        let slot = Some(dd.register(ClosureCaches {
+            alg: RelAlg::new(),
+            tcs: Cache::new(14),
+            tcr: Cache::new(14),
+        }));
         Closure {
             dd,
             rels,
-            alg: RelAlg::new(),
-            tcs_cache: Cache::new(14),
-            tcr_cache: Cache::new(14),
-            collections,
+            slot,
+            c: None,
             limits: Limits::none(),
             stop: None,
             steps: 0,
@@ -127,8 +146,31 @@ impl<'a> Closure<'a> {
         &mut self,
         f: impl FnOnce(&mut RelAlg, &mut saturn_dd::Forest, &mut saturn_dd::Forest) -> R,
     ) -> R {
+        let outside = self.c.is_none();
+        if outside {
+            self.check_out();
+        }
+        let c = self.c.as_mut().expect("checked out");
         let Dd { sets, rels, .. } = &mut *self.dd;
-        f(&mut self.alg, sets, rels)
+        let r = f(&mut c.alg, sets, rels);
+        if outside {
+            self.check_in();
+        }
+        r
+    }
+
+    /// Take the caches out of the context for a top-level call.
+    fn check_out(&mut self) {
+        let c = self.dd.take(self.slot.as_ref().expect("registered"));
+        self.c = Some(c);
+    }
+
+    /// Give the caches back to the context (which purges them at its collections).
+    fn check_in(&mut self) {
+        if let Some(c) = self.c.take() {
+            let slot = self.slot.as_ref().expect("registered");
+            self.dd.put(slot, c);
+        }
     }
 
     /// Recursive calls made so far (a measure of work).
@@ -136,26 +178,29 @@ impl<'a> Closure<'a> {
         self.steps
     }
 
-    /// Start a top-level call: drop cache entries a collection may have invalidated.
+    /// Start a top-level call: the caches are checked out of the context (which has purged
+    /// them at every collection since the last call).
     fn begin(&mut self) {
-        if self.dd.collections() != self.collections {
-            self.collections = self.dd.collections();
-            self.tcs_cache.clear();
-            self.tcr_cache.clear();
+        if self.c.is_none() {
+            self.check_out();
         }
         self.stop = None;
     }
 
     fn finish(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
-        match self.stop.take() {
+        let r = match self.stop.take() {
             Some(i) => {
                 // a stopped recursion's entries are not trusted
-                self.tcs_cache.clear();
-                self.tcr_cache.clear();
+                if let Some(c) = self.c.as_mut() {
+                    c.tcs.clear();
+                    c.tcr.clear();
+                }
                 Err(i)
             }
             None => Ok(t),
-        }
+        };
+        self.check_in();
+        r
     }
 
     /// `TransClosSat(a, n)` (thesis Figure 4.5) on a whole relation `n` of `dd.rels` and a set
@@ -234,5 +279,14 @@ impl<'a> Closure<'a> {
     /// `Cross(s, t)`: the relation `s × t`.
     pub fn cross(&mut self, s: NodeId, t: NodeId) -> NodeId {
         self.with_alg(|alg, sets, rels| alg.cross(rels, sets, s, t))
+    }
+}
+
+impl Drop for Closure<'_> {
+    fn drop(&mut self) {
+        self.c = None;
+        if let Some(slot) = self.slot.take() {
+            self.dd.unregister(slot);
+        }
     }
 }

@@ -85,7 +85,7 @@ impl Closure<'_> {
         if !self.go_on() {
             return NodeId::EMPTY;
         }
-        if let Some(t) = self.tcs_cache.get((a, n)) {
+        if let Some(t) = self.c.as_mut().expect("inside a call").tcs.get((a, n)) {
             return t;
         }
         let dom = self.dd.rels.domain(unprimed_level(k)).max(1) as usize;
@@ -159,7 +159,11 @@ impl Closure<'_> {
             return NodeId::EMPTY;
         }
         let t = build(&mut self.dd.rels, k, &rows);
-        self.tcs_cache.insert((a, n), t);
+        self.c
+            .as_mut()
+            .expect("inside a call")
+            .tcs
+            .insert((a, n), t);
         t
     }
 
@@ -176,7 +180,7 @@ impl Closure<'_> {
         if !self.go_on() {
             return NodeId::EMPTY;
         }
-        if let Some(t) = self.tcr_cache.get((a, n, r)) {
+        if let Some(t) = self.c.as_mut().expect("inside a call").tcr.get((a, n, r)) {
             return t;
         }
         let dom = self.dd.rels.domain(unprimed_level(k)).max(1) as usize;
@@ -213,7 +217,11 @@ impl Closure<'_> {
         if self.stop.is_some() {
             return NodeId::EMPTY;
         }
-        self.tcr_cache.insert((a, n, r), t);
+        self.c
+            .as_mut()
+            .expect("inside a call")
+            .tcr
+            .insert((a, n, r), t);
         t
     }
 }
