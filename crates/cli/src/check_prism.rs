@@ -452,6 +452,10 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                 Err(u) => Outcome::Failed(u.0),
                 Ok(f) => match checker.answer(&f) {
                     Ok(x) => Outcome::Answer(x),
+                    Err(CheckError::Stopped(i)) => {
+                        stopped = Some(i);
+                        Outcome::Stopped(i)
+                    }
                     Err(CheckError::Solve(SolveError::Interrupted)) => {
                         let i = limits
                             .check()

@@ -166,3 +166,63 @@ fn running_out_of_node_ids_or_edges_is_a_clean_stop() {
     let s = reach.explore(init, Method::Saturation).unwrap();
     assert!(reach.dd().sets.cardinality(s) > 1000u32.into());
 }
+
+/// Set operations outside the engines' own loops (the CTL checker's boolean connectives and
+/// fixpoints, the closure) check the forest's overflow flag too: for every node cap from tiny
+/// to ample, `philosophers:3` with a few CTL formulas gives either the uncapped answers or a
+/// clean `TooManyNodes`, never another answer; some caps stop in the CTL layer itself (after
+/// generation finished).
+#[test]
+fn capped_forests_never_give_a_wrong_ctl_answer() {
+    use saturn_logic::StateFormula as F;
+    use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks, EgMethod};
+    let net = saturn_model::families::generate("philosophers", 3).expect("philosophers");
+    let order: Vec<usize> = (0..net.places.len()).collect();
+    let model = net.to_model(&order).unwrap();
+    let names = saturn_logic::NameTable::new(
+        net.places.iter().map(|p| p.id.as_str()),
+        net.transitions.iter().map(|t| t.id.as_str()),
+    );
+    let formulas: Vec<F> = [
+        "AG EF HasR_0 >= 1",
+        "EG !(HasL_1 >= 1)",
+        "A[Idle_0 >= 1 U HasL_0 >= 1]",
+    ]
+    .iter()
+    .map(
+        |s| match saturn_logic::resolve(&saturn_logic::parse_query(s).unwrap(), &names).unwrap() {
+            saturn_logic::ResolvedQuery::Formula(f) => f,
+            _ => unreachable!(),
+        },
+    )
+    .collect();
+    // answers: None = generation stopped; Some(Err) = stopped in the CTL layer
+    let run = |cap: u32| -> Option<Result<Vec<bool>, CtlError>> {
+        let mut dd = saturn_dd::Dd::new(model.num_levels());
+        dd.sets.set_capacity(cap, u32::MAX);
+        let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+        let init = reach.state_set(&model.initial);
+        let rch = reach.explore(init, Method::Saturation).ok()?;
+        let atoms = saturn_symbolic::atoms::Atoms::for_petri(&model, &order);
+        let mut c = Checker::new(reach, &model, atoms, rch, Deadlocks::Maximal);
+        c.set_eg_method(EgMethod::Tc);
+        Some(formulas.iter().map(|f| c.holds(f)).collect())
+    };
+    let want = run(u32::MAX).unwrap().unwrap();
+    let mut ctl_stops = 0;
+    for cap in 8..400 {
+        match run(cap) {
+            None => {}
+            Some(Ok(got)) => assert_eq!(got, want, "cap {cap}"),
+            Some(Err(e)) => {
+                assert_eq!(
+                    e,
+                    CtlError::Interrupted(Interrupted::TooManyNodes),
+                    "cap {cap}"
+                );
+                ctl_stops += 1;
+            }
+        }
+    }
+    assert!(ctl_stops > 0, "no cap stopped in the CTL layer");
+}

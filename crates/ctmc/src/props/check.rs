@@ -18,6 +18,10 @@ pub enum CheckError {
     /// A filter over no state, or `state` over several.
     #[error("{0}")]
     Filter(String),
+    /// A limit, or the decision diagrams running out of node ids, stopped a graph computation
+    /// of the symbolic engine.
+    #[error("stopped: {0}")]
+    Stopped(saturn_symbolic::Interrupted),
 }
 
 /// The answer of a property in the initial state(s).

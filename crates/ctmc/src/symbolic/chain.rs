@@ -19,7 +19,6 @@ use saturn_symbolic::{Interrupted, Limits, Reach};
 use super::{BuildError, SymbolicCtmc};
 use crate::chain::{Chain, StateVisitor};
 use crate::props::CheckError;
-use crate::solve::SolveError;
 use crate::RateMatrix;
 
 /// The decision-diagram side: the context (set and relation forests), the generators, the
@@ -46,8 +45,8 @@ pub struct SymbolicChain {
     exit: Vec<f64>,
 }
 
-fn interrupted(_: Interrupted) -> CheckError {
-    CheckError::Solve(SolveError::Interrupted)
+fn interrupted(i: Interrupted) -> CheckError {
+    CheckError::Stopped(i)
 }
 
 fn build_error(e: BuildError) -> CheckError {
@@ -292,6 +291,9 @@ impl Chain for SymbolicChain {
         let reached = g.reached.get();
         let out = g.dd.sets.intersect(out, reached);
         drop((a, b));
+        if g.dd.overflowed() {
+            return Err(interrupted(Interrupted::TooManyNodes));
+        }
         Ok(g.marks_of(out, self.levels))
     }
 
@@ -310,6 +312,9 @@ impl Chain for SymbolicChain {
         g.fwd = Some(fwd);
         g.bwd = Some(bwd);
         let classes = classes.map_err(interrupted)?;
+        if g.dd.overflowed() {
+            return Err(interrupted(Interrupted::TooManyNodes));
+        }
         let mut out: Vec<Vec<u32>> = Vec::with_capacity(classes.len());
         for c in &classes {
             let members: Vec<u32> = indices(&g.marks_of(c.get(), self.levels))

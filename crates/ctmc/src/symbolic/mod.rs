@@ -143,6 +143,11 @@ impl SymbolicCtmc {
         let nonzeros = matrices.count_paths(r);
         matrices.add_root(r);
         matrices.gc(&[]);
+        if matrices.forest().overflowed() || index_forest.forest().overflowed() {
+            return Err(BuildError::Encode(EncodeError::Interrupted(
+                saturn_symbolic::Interrupted::TooManyNodes,
+            )));
+        }
         let deadlocks = u64::try_from(&ss.deadlocks).unwrap_or(u64::MAX);
         Ok(SymbolicCtmc {
             reached: ss.reached,

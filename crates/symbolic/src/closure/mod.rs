@@ -188,6 +188,9 @@ impl<'a> Closure<'a> {
     }
 
     fn finish(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        if self.stop.is_none() && self.dd.overflowed() {
+            self.stop = Some(Interrupted::TooManyNodes);
+        }
         let r = match self.stop.take() {
             Some(i) => {
                 // a stopped recursion's entries are not trusted

@@ -237,6 +237,10 @@ impl<'d> Checker<'d> {
         let n = self.compute(f);
         self.pins.truncate(mark);
         let n = n?;
+        if self.reach.dd().overflowed() {
+            // a set operation ran out of node ids: every set since is wrong
+            return Err(Interrupted::TooManyNodes.into());
+        }
         self.memo.insert(f.clone(), n);
         Ok(n)
     }

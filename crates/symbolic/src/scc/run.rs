@@ -151,6 +151,9 @@ fn run(
             ..SccStats::default()
         };
         drop(tc);
+        if dd.overflowed() {
+            return Err(Interrupted::TooManyNodes.into());
+        }
         drop(rels);
         drop(reachable_pin);
         drop(pair_pins);
@@ -183,6 +186,9 @@ fn run(
         };
         let stats = engine.stats;
         drop(engine);
+        if dd.overflowed() {
+            return Err(Interrupted::TooManyNodes.into());
+        }
         let classes: Vec<NodeId> = pins.iter().map(Pin::get).collect();
         let (states, count) = match found {
             Some(f) => (f.states, f.count),
@@ -219,6 +225,9 @@ fn run(
     };
     let stats = engine.stats;
     drop(engine);
+    if sets.overflowed() {
+        return Err(Interrupted::TooManyNodes.into());
+    }
     Ok(finish(
         sets,
         found.states,
