@@ -22,7 +22,6 @@ use saturn_symbolic::encode::{
 };
 use saturn_symbolic::Limits;
 
-use crate::{RateMatrix, Sweep};
 use build::{overflow, RateBuilder};
 use cache::SplitCache;
 use walk::{Entries, Part, Walker};
@@ -313,32 +312,13 @@ impl SymbolicCtmc {
     }
 }
 
-impl RateMatrix for SymbolicCtmc {
-    fn states(&self) -> usize {
-        self.states
+impl view::Swept for SymbolicCtmc {
+    fn ops(&self) -> view::Ops<'_> {
+        SymbolicCtmc::ops(self)
     }
 
     fn nonzeros(&self) -> u64 {
         self.nonzeros
-    }
-
-    fn exit_rates(&self) -> Vec<f64> {
-        self.ops().exit_rates()
-    }
-
-    /// Thesis Figure 6.2 (*JacobiRecur*, line 3 accumulating into `y`).
-    fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
-        self.ops().vec_mul_add(x, y)
-    }
-
-    /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
-    fn gauss_seidel_sweep(
-        &self,
-        x: &mut [f64],
-        order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
-    ) {
-        self.ops().gauss_seidel_sweep(x, order, f)
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -98,23 +98,33 @@ impl Ops<'_> {
     }
 }
 
-impl RateMatrix for MatrixView<'_> {
+/// A matrix swept by [`Ops`] (the chain's own `R`, a [`MatrixView`]): its [`RateMatrix`]
+/// operations are those of Figures 6.2-6.4 (6.6-6.7 with a cache).
+pub(crate) trait Swept {
+    fn ops(&self) -> Ops<'_>;
+    fn nonzeros(&self) -> u64;
+    fn memory_bytes(&self) -> u64;
+}
+
+impl<T: Swept> RateMatrix for T {
     fn states(&self) -> usize {
-        self.states
+        self.ops().states
     }
 
     fn nonzeros(&self) -> u64 {
-        self.nonzeros
+        Swept::nonzeros(self)
     }
 
     fn exit_rates(&self) -> Vec<f64> {
         self.ops().exit_rates()
     }
 
+    /// Thesis Figure 6.2 (*JacobiRecur*, line 3 accumulating into `y`).
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
         self.ops().vec_mul_add(x, y)
     }
 
+    /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
     fn gauss_seidel_sweep(
         &self,
         x: &mut [f64],
@@ -122,6 +132,20 @@ impl RateMatrix for MatrixView<'_> {
         f: &mut dyn FnMut(usize, f64) -> f64,
     ) {
         self.ops().gauss_seidel_sweep(x, order, f)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        Swept::memory_bytes(self)
+    }
+}
+
+impl Swept for MatrixView<'_> {
+    fn ops(&self) -> Ops<'_> {
+        MatrixView::ops(self)
+    }
+
+    fn nonzeros(&self) -> u64 {
+        self.nonzeros
     }
 
     fn memory_bytes(&self) -> u64 {
