@@ -3,7 +3,7 @@
 //! unknown states, `x[s]` fixed for the others, iterated from the zero vector.
 
 use super::steady::not_converged;
-use super::{difference, with_fallback, Method, Options, Progress, Solution, SolveError};
+use super::{end_of_iteration, with_fallback, Method, Options, Progress, Solution, SolveError};
 use crate::matrix::RateMatrix;
 
 /// Solve `x[s] = fixed[s]` where given, else `x[s] = c[s] + (sum_j R[s][j] x[j]) / h[s]`.
@@ -62,19 +62,9 @@ pub fn absorbing(
                     });
                 }
             }
-            diff = difference(&prev, &x, o.convergence);
-            if diff.is_nan() {
-                return Err(not_converged(method, it, diff, o));
-            }
-            if !progress(&method, it, diff) {
-                return Err(SolveError::Interrupted);
-            }
-            if diff < o.epsilon {
-                return Ok(Solution {
-                    x,
-                    iterations: it,
-                    method,
-                });
+            match end_of_iteration(&prev, x, method, it, o, progress)? {
+                Ok(sol) => return Ok(sol),
+                Err((next, d)) => (x, diff) = (next, d),
             }
         }
         Err(not_converged(method, o.max_iters, diff, o))

@@ -120,6 +120,34 @@ pub enum SolveError {
 pub type Progress<'a> = &'a mut dyn FnMut(&Method, usize, f64) -> bool;
 
 /// The largest difference between `old` and `new` under `c`.
+/// The end of iteration `it` of `method`: the difference between `prev` and `x` (a NaN is no
+/// convergence), the progress report (which may stop the run), and whether `x` has
+/// converged. Returns the difference, or the solution when converged.
+fn end_of_iteration(
+    prev: &[f64],
+    x: Vec<f64>,
+    method: Method,
+    it: usize,
+    o: &Options,
+    progress: Progress,
+) -> Result<Result<Solution, (Vec<f64>, f64)>, SolveError> {
+    let diff = difference(prev, &x, o.convergence);
+    if diff.is_nan() {
+        return Err(steady::not_converged(method, it, diff, o));
+    }
+    if !progress(&method, it, diff) {
+        return Err(SolveError::Interrupted);
+    }
+    if diff < o.epsilon {
+        return Ok(Ok(Solution {
+            x,
+            iterations: it,
+            method,
+        }));
+    }
+    Ok(Err((x, diff)))
+}
+
 fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
     let mut d: f64 = 0.0;
     for (&a, &b) in old.iter().zip(new) {

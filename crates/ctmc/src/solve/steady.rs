@@ -1,7 +1,7 @@
 //! The stationary distribution `pi Q = 0`, `sum pi = 1` of an irreducible chain (thesis
 //! section 2.3.1): `pi[j] = sum_{i != j} pi[i] R[i][j] / h[j]`, iterated by columns.
 
-use super::{difference, with_fallback, Method, Options, Progress, Solution, SolveError};
+use super::{end_of_iteration, with_fallback, Method, Options, Progress, Solution, SolveError};
 use crate::matrix::RateMatrix;
 
 /// The stationary distribution of the irreducible chain `m` (every state reaches every other).
@@ -86,16 +86,9 @@ fn iterate(
         if !normalise(&mut x) {
             return Err(not_converged(method, it, f64::NAN, o));
         }
-        diff = difference(&prev, &x, o.convergence);
-        if !progress(&method, it, diff) {
-            return Err(SolveError::Interrupted);
-        }
-        if diff < o.epsilon {
-            return Ok(Solution {
-                x,
-                iterations: it,
-                method,
-            });
+        match end_of_iteration(&prev, x, method, it, o, progress)? {
+            Ok(sol) => return Ok(sol),
+            Err((next, d)) => (x, diff) = (next, d),
         }
     }
     Err(not_converged(method, o.max_iters, diff, o))
