@@ -204,14 +204,7 @@ pub fn run(a: &StateSpaceArgs, input: &Input) -> anyhow::Result<ExitCode> {
         "time: {seconds:.3} s (generation {:.3} s)",
         ss.generation_seconds
     );
-    match peak {
-        Some(b) => {
-            let _ = writeln!(t, "peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0));
-        }
-        None => {
-            let _ = writeln!(t, "peak memory: unknown");
-        }
-    }
+    let _ = writeln!(t, "{}", crate::load::peak_memory_line(peak));
     out::print(&t)?;
     Ok(ExitCode::SUCCESS)
 }
