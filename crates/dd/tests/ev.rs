@@ -518,3 +518,44 @@ fn dot_export_of_every_kind() {
     let empty = s.to_dot(&[("zero", Ev::default_fn())]);
     assert!(empty.contains("label=\"∅\""));
 }
+
+/// An EV+ forest registered with a context follows the context's one rule: after a collection
+/// of the set forest that frees some sets and keeps others (pinned), the index function of a
+/// kept set is still a cache hit, and sets built on recycled node ids get their own (right)
+/// index functions.
+#[test]
+fn registered_ev_forest_follows_the_context_rule() {
+    let mut dd = saturn_dd::Dd::new(3);
+    for k in 1..=3 {
+        dd.sets.set_domain(k, 3);
+    }
+    let slot = dd.register(EvPlusForest::new(&[3, 3, 3]));
+    let kept = dd.sets.singleton(&[1, 2, 0]);
+    let other = dd.sets.singleton(&[0, 0, 1]);
+    let kept = dd.sets.union(kept, other);
+    let _pin = dd.pin(kept);
+    for round in 0..5u32 {
+        // a set that is garbage after this round
+        let a = dd.sets.singleton(&[round % 3, 1, 2]);
+        let b = dd.sets.singleton(&[2, round % 3, 0]);
+        let s = dd.sets.union(a, b);
+        let states = dd.sets.states(s, usize::MAX);
+        let mut f = dd.take(&slot);
+        let idx = f.index_function(&dd.sets, s).unwrap();
+        for (i, st) in states.iter().enumerate() {
+            assert_eq!(f.index_of(idx, st), Some(i as u64), "round {round}");
+        }
+        let ik = f.index_function(&dd.sets, kept).unwrap();
+        f.add_root(ik);
+        dd.put(&slot, f);
+        assert!(dd.collect() > 0);
+        let mut f = dd.take(&slot);
+        let hits = f.cache_stats()[4].1;
+        assert_eq!(f.index_function(&dd.sets, kept).unwrap(), ik);
+        assert!(
+            f.cache_stats()[4].1 > hits,
+            "round {round}: the kept entry was lost"
+        );
+        dd.put(&slot, f);
+    }
+}

@@ -152,6 +152,32 @@ impl<V: EvValue> EvCaches<V> {
     }
 }
 
+/// An edge-valued forest registered with a [`crate::Dd`] context follows the context's one rule
+/// for the entries that mention the context's nodes: at every collection of the set or
+/// relation forest, the entries keyed by a freed MDD node (restriction, conversion, index
+/// function) or relation node (conversion of a relation) are dropped, and the rest stay valid.
+/// (Its own nodes are collected by [`EvForest::gc`], which purges by the same rule.) An
+/// unregistered forest falls back to clearing those caches when the other forest's epoch
+/// changes.
+impl<V: EvValue + Send + 'static> crate::Purge for EvForest<V>
+where
+    Forest<V>: Send,
+{
+    fn purge(&mut self, live: &crate::Live<'_>) {
+        let c = &mut self.caches;
+        c.restrict.retain(|k, _| live.set(k.1));
+        c.from_mdd.retain(|k, _| live.set(*k));
+        c.index.retain(|k, _| live.set(*k));
+        c.from_rel.retain(|k, _| live.rel(k.0));
+        if c.mdd_epoch.is_some() {
+            c.mdd_epoch = Some(live.sets_forest().epoch());
+        }
+        if c.rel_epoch.is_some() {
+            c.rel_epoch = Some(live.rels_forest().epoch());
+        }
+    }
+}
+
 /// A forest of edge-valued nodes (`V = i64`: EV+, `V = f64`: EV*) with its compute caches.
 pub struct EvForest<V: EvValue> {
     pub(crate) f: Forest<V>,
