@@ -126,9 +126,9 @@ fn bad_input_is_an_error_with_exit_2() {
         ),
         (
             vec![
-                "bd.sm", "--props", "bd.props", "--const", "N=2", "--engine", "symbolic",
+                "bd.sm", "--props", "bd.props", "--const", "N=2", "--cache-threshold", "x",
             ],
-            "not available yet",
+            "--cache-threshold",
         ),
         (
             vec![

@@ -3,7 +3,9 @@
 //! unknown states, `x[s]` fixed for the others, iterated from the zero vector.
 
 use super::steady::not_converged;
-use super::{end_of_iteration, with_fallback, Method, Options, Progress, Solution, SolveError};
+use super::{
+    end_of_iteration, with_fallback, Failed, Method, Options, Progress, Run, Solution, SolveError,
+};
 use crate::matrix::RateMatrix;
 
 /// Solve `x[s] = fixed[s]` where given, else `x[s] = c[s] + (sum_j R[s][j] x[j]) / h[s]`.
@@ -31,12 +33,12 @@ pub fn absorbing(
         });
     }
     debug_assert_eq!(n, h.len());
-    with_fallback(o, progress, |method, progress| {
-        let mut x = start.clone();
+    with_fallback(o, progress, |method, run: Run, progress| {
+        let mut x = run.start.unwrap_or_else(|| start.clone());
         let mut prev = x.clone();
         let mut y = vec![0.0; n];
         let mut diff = f64::INFINITY;
-        for it in 1..=o.max_iters {
+        for it in 1..=run.budget {
             prev.copy_from_slice(&x);
             match method {
                 Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
@@ -67,6 +69,9 @@ pub fn absorbing(
                 Err((next, d)) => (x, diff) = (next, d),
             }
         }
-        Err(not_converged(method, o.max_iters, diff, o))
+        Err(Failed {
+            err: not_converged(method, run.budget, diff, o),
+            x: Some(x),
+        })
     })
 }

@@ -1,7 +1,9 @@
 //! The stationary distribution `pi Q = 0`, `sum pi = 1` of an irreducible chain (thesis
 //! section 2.3.1): `pi[j] = sum_{i != j} pi[i] R[i][j] / h[j]`, iterated by columns.
 
-use super::{end_of_iteration, with_fallback, Method, Options, Progress, Solution, SolveError};
+use super::{
+    end_of_iteration, with_fallback, Failed, Method, Options, Progress, Run, Solution, SolveError,
+};
 use crate::matrix::RateMatrix;
 
 /// The stationary distribution of the irreducible chain `m` (every state reaches every other).
@@ -20,8 +22,8 @@ pub fn steady_state(
         });
     }
     let h = m.exit_rates();
-    with_fallback(o, progress, |method, progress| {
-        iterate(m, &h, method, o, progress)
+    with_fallback(o, progress, |method, run, progress| {
+        iterate(m, &h, method, run, o, progress)
     })
 }
 
@@ -38,16 +40,17 @@ fn iterate(
     m: &dyn RateMatrix,
     h: &[f64],
     method: Method,
+    run: Run,
     o: &Options,
     progress: Progress,
-) -> Result<Solution, SolveError> {
+) -> Result<Solution, Failed> {
     let n = h.len();
-    let mut x = vec![1.0 / n as f64; n];
+    let mut x = run.start.unwrap_or_else(|| vec![1.0 / n as f64; n]);
     let mut prev = x.clone();
     let mut y = vec![0.0; n];
     let q = h.iter().copied().fold(0.0, f64::max) * 1.02;
     let mut diff = f64::INFINITY;
-    for it in 1..=o.max_iters {
+    for it in 1..=run.budget {
         prev.copy_from_slice(&x);
         match method {
             Method::Power | Method::Auto => {
@@ -84,14 +87,17 @@ fn iterate(
             }
         }
         if !normalise(&mut x) {
-            return Err(not_converged(method, it, f64::NAN, o));
+            return Err(not_converged(method, it, f64::NAN, o).into());
         }
         match end_of_iteration(&prev, x, method, it, o, progress)? {
             Ok(sol) => return Ok(sol),
             Err((next, d)) => (x, diff) = (next, d),
         }
     }
-    Err(not_converged(method, o.max_iters, diff, o))
+    Err(Failed {
+        err: not_converged(method, run.budget, diff, o),
+        x: Some(x),
+    })
 }
 
 pub(super) fn not_converged(
