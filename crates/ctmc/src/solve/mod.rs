@@ -210,7 +210,7 @@ impl From<SolveError> for Failed {
 }
 
 /// Iterations each Gauss-Seidel direction is probed for by [`Method::Auto`].
-const PROBE: usize = 40;
+const PROBE: usize = 20;
 
 /// Run `one` (one method) for each candidate of `o.method` until one converges. For
 /// [`Method::Auto`], backward and forward Gauss-Seidel are first probed for [`PROBE`]
