@@ -126,7 +126,13 @@ fn bad_input_is_an_error_with_exit_2() {
         ),
         (
             vec![
-                "bd.sm", "--props", "bd.props", "--const", "N=2", "--cache-threshold", "x",
+                "bd.sm",
+                "--props",
+                "bd.props",
+                "--const",
+                "N=2",
+                "--cache-threshold",
+                "x",
             ],
             "--cache-threshold",
         ),
