@@ -10,7 +10,8 @@ use crate::report::{ok_object, Failure};
 
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
-    /// The family: philosophers, kanban, slot, queens, fms or robin.
+    /// The family: philosophers, kanban, slot, queens, fms, robin, cqn, arbiter1, arbiter2 or
+    /// leader.
     pub family: String,
     /// The size parameter N.
     pub n: u32,

@@ -280,3 +280,32 @@ fn slot_agrees_with_meddly_encoding() {
         assert_eq!(ours.max_tokens_place, 1, "slot {n} is safe");
     }
 }
+
+#[test]
+fn cycle_families_match_their_closed_forms() {
+    let binom = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    for n in 1..=6u64 {
+        let nn = n as u32;
+        assert_eq!(
+            explore("cqn", nn).states as u64,
+            (n + 1) * binom(2 * n - 1, n),
+            "cqn {n}"
+        );
+        assert_eq!(
+            explore("arbiter1", nn).states as u64,
+            n << (n + 1),
+            "arbiter1 {n}"
+        );
+        assert_eq!(
+            explore("arbiter2", nn).states as u64,
+            n << n,
+            "arbiter2 {n}"
+        );
+    }
+    for &(fam, n, known) in KNOWN_COUNTS {
+        if ["cqn", "arbiter1", "arbiter2"].contains(&fam) && known.len() <= 6 {
+            let ss = explore(fam, n);
+            assert!(count_matches(&ss.states.to_string(), known), "{fam} {n}");
+        }
+    }
+}

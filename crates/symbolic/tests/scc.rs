@@ -292,3 +292,54 @@ proptest! {
         check_streett(&net, &order, &pairs);
     }
 }
+
+/// The families of the thesis's Table 4.1 (and the others) at small sizes: every method against
+/// Tarjan, and the cycle structure each family's documentation promises (`cqn`: `N + 1` SCCs,
+/// `N` terminal; `arbiter1`: one SCC of every state; `arbiter2`: `2^N` SCCs of `N` states;
+/// `leader`: `N` terminal one-state SCCs and no other cycle).
+#[test]
+fn generated_families_match_tarjan() {
+    for (family, sizes) in [
+        ("cqn", &[1u32, 2, 3, 4][..]),
+        ("arbiter1", &[1, 2, 3, 5]),
+        ("arbiter2", &[1, 2, 3, 5]),
+        ("leader", &[1, 2, 3, 4]),
+        ("philosophers", &[2, 3]),
+        ("queens", &[4, 5]),
+        ("robin", &[2, 3]),
+        ("kanban", &[1]),
+    ] {
+        for &n in sizes {
+            let net = saturn_model::families::generate(family, n).unwrap();
+            let order: Vec<usize> = (0..net.places.len()).collect();
+            let model = net.to_model(&order).unwrap();
+            let space = explore_model(&model, 100_000).unwrap();
+            let what = format!("{family}:{n}");
+            let count = check(&model, &space, false, &what, None);
+            let graph = Graph::new(&space);
+            let sccs = Sccs::new(&graph);
+            let terminal = sccs.terminal();
+            let states = space.num_states();
+            let n = n as usize;
+            match family {
+                "cqn" => {
+                    assert_eq!((count, terminal.len()), (n + 1, n), "{what}");
+                    assert_eq!(sccs.cycle_states().iter().filter(|&&b| b).count(), states);
+                }
+                "arbiter1" => {
+                    assert_eq!((count, terminal.len(), states), (1, 1, n << (n + 1)));
+                    assert_eq!(terminal[0].len(), states, "{what}");
+                }
+                "arbiter2" => {
+                    assert_eq!((count, terminal.len(), states), (1 << n, 1, n << n));
+                    assert_eq!(terminal[0].len(), n, "{what}");
+                }
+                "leader" => {
+                    assert_eq!((count, terminal.len()), (n, n), "{what}");
+                    assert!(terminal.iter().all(|c| c.len() == 1), "{what}");
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,218 +1,9 @@
-//! Generators for the thesis benchmark families of Petri nets.
-//!
-//! The nets follow the SMART tool's models (asminer/smart, `Models/*.sm`, `Tests/*.sm` and the
-//! manual's examples), which are the nets behind the state counts published in the saturation
-//! papers (Ciardo, Lüttgen, Siminiceanu, Marmorstein and others):
-//!
-//! * `kanban` — Kanban manufacturing system, 16 places (`pm`, `pback`, `pkan`, `pout` for 4 cells),
-//!   16 transitions, `N` kanban tokens per cell. States: `((N+1)(N+2)(N+3)/6)^2 ·
-//!   (3N^5+30N^4+115N^3+210N^2+182N+60)/60` (the closed form in SMART's `kanban.sm`).
-//! * `philosophers` — dining philosophers, 6 places and 4 transitions per philosopher (`Fork`,
-//!   `Idle`, `WaitL`, `HasL`, `WaitR`, `HasR`; `GoEat`, `GetL`, `GetR`, `Release`). States:
-//!   the Lucas number `L(3N)` = `fib(3N+1) + fib(3N-1)` (SMART's `phils.sm`).
-//! * `slot` — slotted-ring protocol (Pastor, Roig, Cortadella, Badia), 8 places and 8
-//!   transitions per slot, as in SMART's `slot.sm` and Meddly's `slot.cc`.
-//! * `queens` — N-queens with sequential placement, `N(N+1)` places `p_i_j` (queen `i` unplaced
-//!   for `j = 0`, on column `j` otherwise) and `N²` transitions guarded by inhibitor arcs
-//!   (SMART's `Tests/queens-expl.sm`, `queensSEQ`).
-//! * `fms` — flexible manufacturing system (Ciardo and Trivedi), 22 places, 20 transitions, `N`
-//!   parts of each type; the P/T version of SMART's `fms.sm` where the marking-dependent
-//!   "flush" arcs move one token per firing. This is exactly the MCC's `FMS` net.
-//! * `robin` — round-robin mutual exclusion (Graf, Steffen, Lüttgen), one resource place and 8
-//!   places / 6 transitions per process (SMART manual, "A round-robin mutual exclusion
-//!   protocol").
+//! The six families of the saturation papers (see the module documentation of `families`).
 
-use crate::{Arc, PetriNet, Place, Transition};
+use super::builder::Builder;
+use crate::PetriNet;
 
-/// The known family names, in a fixed order.
-pub const FAMILIES: &[&str] = &["philosophers", "kanban", "slot", "queens", "fms", "robin"];
-
-/// The allowed range of `N` for each family.
-pub fn range(family: &str) -> Option<std::ops::RangeInclusive<u32>> {
-    Some(match family {
-        "philosophers" => 1..=100_000,
-        "kanban" => 1..=100_000,
-        "slot" => 1..=10_000,
-        "queens" => 1..=20,
-        "fms" => 1..=10_000,
-        "robin" => 1..=10_000,
-        _ => return None,
-    })
-}
-
-/// Published reachable-state counts: `(family, N, count)`. A count is either exact decimal
-/// digits, or a scientific prefix `d.ddde<k>` meaning "the count has `k+1` digits and its
-/// leading digits, rounded, are `d.ddd`" (use [`count_matches`] to compare).
-///
-/// Sources: kanban and philosophers: the closed forms above (SMART) and the saturation papers'
-/// tables (kanban 1.006e9 / 1.04e16 / 3.17e22 for N = 10 / 50 / 200, philosophers 4.97e62 /
-/// 9.18e626 for N = 100 / 1000); kanban 1..3: PRISM / Storm / SMART (160, 4600, 58400); slot:
-/// the saturation papers (8.29e9, 2.73e20, 1.72e52 for N = 10, 20, 50); queens: SMART's
-/// `Tests/queens-expl.sm.out` (sequential placement, N = 5..10); fms: the MCC 2025 oracles of
-/// `FMS-PT-00002/5/10` (same net); kanban 5 and 10: MCC oracles of `Kanban-PT-00005/10`;
-/// robin: the saturation papers (2.30e4, 4.72e7, 2.85e32 for N = 10, 20, 100).
-pub const KNOWN_COUNTS: &[(&str, u32, &str)] = &[
-    ("kanban", 1, "160"),
-    ("kanban", 2, "4600"),
-    ("kanban", 3, "58400"),
-    ("kanban", 5, "2546432"),
-    ("kanban", 10, "1005927208"),
-    ("kanban", 50, "1.04e16"),
-    ("kanban", 200, "3.17e22"),
-    ("philosophers", 100, "4.97e62"),
-    ("philosophers", 1000, "9.18e626"),
-    ("slot", 10, "8.29e9"),
-    ("slot", 20, "2.73e20"),
-    ("slot", 50, "1.72e52"),
-    ("queens", 5, "54"),
-    ("queens", 6, "153"),
-    ("queens", 7, "552"),
-    ("queens", 8, "2057"),
-    ("queens", 9, "8394"),
-    ("queens", 10, "35539"),
-    ("fms", 2, "3444"),
-    ("fms", 5, "2895018"),
-    ("fms", 10, "2501413200"),
-    ("robin", 10, "2.30e4"),
-    ("robin", 20, "4.72e7"),
-    ("robin", 100, "2.85e32"),
-];
-
-/// Does the decimal number `digits` match the known count `known` (exact digits, or a
-/// scientific prefix such as `1.006e9`)? Returns `false` for a malformed `known`.
-pub fn count_matches(digits: &str, known: &str) -> bool {
-    let Some((mantissa, exp)) = known.split_once('e') else {
-        return digits == known;
-    };
-    let Ok(exp) = exp.parse::<usize>() else {
-        return false;
-    };
-    if digits.len() != exp + 1 || digits.starts_with('0') {
-        return false;
-    }
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let want: String = format!("{int}{frac}");
-    let k = want.len();
-    if k == 0 || k > digits.len() || !want.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    // Round the first k digits of `digits` (half up) and compare.
-    let head: u128 = match digits[..k].parse() {
-        Ok(v) => v,
-        Err(_) => return false,
-    };
-    let round_up = digits.as_bytes().get(k).is_some_and(|&d| d >= b'5');
-    let rounded = head + u128::from(round_up);
-    want.parse::<u128>().is_ok_and(|w| w == rounded)
-}
-
-/// Why a family cannot be generated.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FamilyError {
-    #[error("unknown model family '{name}'; known families: {}", FAMILIES.join(", "))]
-    Unknown { name: String },
-    #[error("N = {n} is out of range for family '{family}': allowed {min}..={max}")]
-    OutOfRange {
-        family: String,
-        n: u32,
-        min: u32,
-        max: u32,
-    },
-}
-
-/// Generate the net of `family` with parameter `n`.
-pub fn generate(family: &str, n: u32) -> Result<PetriNet, FamilyError> {
-    let r = range(family).ok_or_else(|| FamilyError::Unknown {
-        name: family.to_string(),
-    })?;
-    if !r.contains(&n) {
-        return Err(FamilyError::OutOfRange {
-            family: family.to_string(),
-            n,
-            min: *r.start(),
-            max: *r.end(),
-        });
-    }
-    Ok(match family {
-        "philosophers" => philosophers(n),
-        "kanban" => kanban(n),
-        "slot" => slot(n),
-        "queens" => queens(n),
-        "fms" => fms(n),
-        "robin" => robin(n),
-        _ => unreachable!("range() accepted an unknown family"),
-    })
-}
-
-/// A small builder: places and transitions by name, arcs merged by kind.
-struct Builder {
-    net: PetriNet,
-    place_ix: std::collections::HashMap<String, usize>,
-    trans_ix: std::collections::HashMap<String, usize>,
-}
-
-#[derive(Clone, Copy)]
-enum Dir {
-    In,
-    Out,
-    Inhibit,
-}
-
-impl Builder {
-    fn new(name: String) -> Self {
-        Builder {
-            net: PetriNet {
-                name,
-                ..PetriNet::default()
-            },
-            place_ix: Default::default(),
-            trans_ix: Default::default(),
-        }
-    }
-    fn place(&mut self, id: String, initial: u64) {
-        self.place_ix.insert(id.clone(), self.net.places.len());
-        self.net.places.push(Place {
-            name: id.clone(),
-            id,
-            initial,
-        });
-    }
-    fn trans(&mut self, id: String) {
-        self.trans_ix.insert(id.clone(), self.net.transitions.len());
-        self.net.transitions.push(Transition {
-            name: id.clone(),
-            id,
-            ..Transition::default()
-        });
-    }
-    fn arc(&mut self, dir: Dir, place: &str, trans: &str, weight: u64) {
-        let p = self.place_ix[place];
-        let t = &mut self.net.transitions[self.trans_ix[trans]];
-        let list = match dir {
-            Dir::In => &mut t.inputs,
-            Dir::Out => &mut t.outputs,
-            Dir::Inhibit => &mut t.inhibitors,
-        };
-        match list.iter_mut().find(|a| a.place == p) {
-            Some(a) => a.weight += weight,
-            None => list.push(Arc { place: p, weight }),
-        }
-    }
-    /// Input arc place -> transition, weight 1.
-    fn input(&mut self, place: &str, trans: &str) {
-        self.arc(Dir::In, place, trans, 1);
-    }
-    /// Output arc transition -> place, weight 1.
-    fn output(&mut self, trans: &str, place: &str) {
-        self.arc(Dir::Out, place, trans, 1);
-    }
-    /// Inhibitor arc of weight 1: `trans` needs `place` empty.
-    fn inhibit(&mut self, place: &str, trans: &str) {
-        self.arc(Dir::Inhibit, place, trans, 1);
-    }
-}
-
-fn kanban(n: u32) -> PetriNet {
+pub(super) fn kanban(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("kanban-{n}"));
     for c in 1..=4 {
         b.place(format!("pm{c}"), 0);
@@ -255,7 +46,7 @@ fn kanban(n: u32) -> PetriNet {
     b.net
 }
 
-fn philosophers(n: u32) -> PetriNet {
+pub(super) fn philosophers(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("philosophers-{n}"));
     for i in 0..n {
         b.place(format!("Fork_{i}"), 1);
@@ -288,7 +79,7 @@ fn philosophers(n: u32) -> PetriNet {
     b.net
 }
 
-fn slot(n: u32) -> PetriNet {
+pub(super) fn slot(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("slot-{n}"));
     for i in 0..n {
         for p in ["A", "B", "C", "D", "E", "F", "G", "H"] {
@@ -334,7 +125,7 @@ fn slot(n: u32) -> PetriNet {
     b.net
 }
 
-fn queens(n: u32) -> PetriNet {
+pub(super) fn queens(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("queens-{n}"));
     let p = |i: u32, j: u32| format!("p_{i}_{j}");
     let t = |i: u32, j: u32| format!("t_{i}_{j}");
@@ -370,7 +161,7 @@ fn queens(n: u32) -> PetriNet {
     b.net
 }
 
-fn fms(n: u32) -> PetriNet {
+pub(super) fn fms(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("fms-{n}"));
     let n = u64::from(n);
     for (id, m0) in [
@@ -467,7 +258,7 @@ fn fms(n: u32) -> PetriNet {
     b.net
 }
 
-fn robin(n: u32) -> PetriNet {
+pub(super) fn robin(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("robin-{n}"));
     b.place("Res".to_string(), 1);
     for i in 0..n {
@@ -521,22 +312,4 @@ fn robin(n: u32) -> PetriNet {
         b.output(&x("t2send"), &y("pask"));
     }
     b.net
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn count_prefixes() {
-        assert!(count_matches("1005927208", "1.006e9"));
-        assert!(count_matches("1005927208", "1005927208"));
-        assert!(!count_matches("1005927208", "1.005e9"));
-        assert!(!count_matches("100592720", "1.006e9"));
-        assert!(count_matches("10400000000000000", "1.04e16"));
-        assert!(count_matches("10449999999999999", "1.04e16"));
-        assert!(!count_matches("10450000000000000", "1.04e16"));
-        assert!(!count_matches("12", "x"));
-        assert!(!count_matches("12", "1.2eq"));
-    }
 }
