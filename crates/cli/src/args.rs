@@ -117,7 +117,10 @@ impl LimitArgs {
     pub fn limits(&self, start: Instant) -> Limits {
         Limits {
             deadline: self.timeout.map(|s| start + Duration::from_secs(s)),
-            max_memory: self.max_memory.map(|mb| mb * 1024 * 1024),
+            // the engines poll the resident set every few thousand steps, and a unique table
+            // or cache may double in between: they stop at 15/16 of the limit, so that the
+            // process as a whole stays under it
+            max_memory: self.max_memory.map(|mb| mb * 1024 * 1024 / 16 * 15),
             ..Limits::none()
         }
     }

@@ -44,6 +44,9 @@ impl RelAlg {
         if let Some(t) = cache.get((r, s)) {
             return t;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let kr = var_of_level(rels.level(r));
         let k = kr.max(sets.level(s));
         let dom = var_domain(sets, rels, k);
@@ -83,6 +86,9 @@ impl RelAlg {
                 }
             }
         }
+        if self.stopped {
+            return NodeId::EMPTY;
+        }
         let t = build_from_triples(rels, unprimed_level(k), &mut triples);
         match side {
             Side::From => self.restrict_from.insert((r, s), t),
@@ -105,6 +111,9 @@ impl RelAlg {
         if let Some(t) = self.identity.get(s) {
             return t;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let k = sets.level(s);
         let mut triples: Vec<(u32, u32, NodeId)> = Vec::new();
         for x in 0..sets.edges(s).len() {
@@ -118,6 +127,9 @@ impl RelAlg {
             }
         }
         let t = build_from_triples(rels, unprimed_level(k), &mut triples);
+        if self.stopped {
+            return NodeId::EMPTY;
+        }
         self.identity.insert(s, t);
         t
     }
@@ -148,6 +160,9 @@ impl RelAlg {
         if let Some(r) = self.cross.get(key) {
             return r;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let dom = var_domain(sets, rels, k);
         let side_edges = |n: NodeId| -> Vec<(u32, NodeId)> {
             if sets.level(n) < k {
@@ -167,6 +182,9 @@ impl RelAlg {
             }
         }
         let r = build_from_triples(rels, unprimed_level(k), &mut triples);
+        if self.stopped {
+            return NodeId::EMPTY;
+        }
         self.cross.insert(key, r);
         r
     }

@@ -92,7 +92,14 @@ pub struct RelAlg {
     identity: Cache<NodeId, NodeId>,
     /// `(s, t, k) -> s × t` over the variables `1..=k`.
     cross: Cache<(NodeId, NodeId, u32), NodeId>,
+    /// The interruption check polled every 4096 recursive calls (see [`RelAlg::set_poll`]).
+    poll: Option<Poll>,
+    steps: u64,
+    stopped: bool,
 }
+
+/// An interruption check: `true` stops the running operation.
+pub type Poll = Box<dyn FnMut() -> bool + Send>;
 
 impl Default for RelAlg {
     fn default() -> Self {
@@ -116,7 +123,38 @@ impl RelAlg {
             range: Cache::new(LOG2),
             identity: Cache::new(LOG2),
             cross: Cache::new(LOG2),
+            poll: None,
+            steps: 0,
+            stopped: false,
         }
+    }
+
+    /// Install (or remove) the interruption check: polled every 4096 recursive calls; once it
+    /// returns `true` the running operation unwinds, returning `EMPTY` (a meaningless result)
+    /// and caching nothing more, and every later operation does the same until
+    /// [`RelAlg::take_stopped`] is called.
+    pub fn set_poll(&mut self, poll: Option<Poll>) {
+        self.poll = poll;
+    }
+
+    /// Was an operation stopped by the check since the last call? Clears the flag.
+    pub fn take_stopped(&mut self) -> bool {
+        std::mem::take(&mut self.stopped)
+    }
+
+    /// Count a recursive call; `true` once the check has stopped the operation.
+    #[inline]
+    fn halted(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps & 0xfff == 0 {
+            if let Some(p) = self.poll.as_mut() {
+                self.stopped = p();
+            }
+        }
+        self.stopped
     }
 
     /// Hits and misses per cache: `(name, hits, misses)`.

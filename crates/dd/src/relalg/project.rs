@@ -60,6 +60,9 @@ impl RelAlg {
         if let Some(t) = cache.get(key) {
             return t;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let mut out: Vec<Edge> = Vec::new();
         if var_of_level(rels.level(r)) < k {
             // identity on variable k: every value, each related to itself
@@ -87,6 +90,9 @@ impl RelAlg {
                 }
             }
             merge_by_index(sets, &mut out);
+        }
+        if self.stopped {
+            return NodeId::EMPTY;
         }
         let t = sets.make_node(k, &out);
         match op {

@@ -26,6 +26,9 @@ impl RelAlg {
         if let Some(t) = self.compose.get((r, s)) {
             return t;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let (lr, ls) = (rels.level(r), rels.level(s));
         let level = lr.max(ls);
         // (i, l, child) triples of the result
@@ -74,6 +77,9 @@ impl RelAlg {
             }
         }
         let t = build_from_triples(rels, level, &mut triples);
+        if self.stopped {
+            return NodeId::EMPTY;
+        }
         self.compose.insert((r, s), t);
         t
     }
@@ -91,6 +97,9 @@ impl RelAlg {
         if let Some(t) = self.transpose.get(r) {
             return t;
         }
+        if self.halted() {
+            return NodeId::EMPTY;
+        }
         let level = rels.level(r);
         let mut triples: Vec<(u32, u32, NodeId)> = Vec::new();
         for x in 0..rels.edges(r).len() {
@@ -106,6 +115,9 @@ impl RelAlg {
             }
         }
         let t = build_from_triples(rels, level, &mut triples);
+        if self.stopped {
+            return NodeId::EMPTY;
+        }
         self.transpose.insert(r, t);
         t
     }

@@ -24,7 +24,7 @@
 //! let rels = ClosureRelations::of_reachable(&mut dd, &model);
 //! let mut tc = Closure::new(&mut dd, &rels);
 //! let tb = tc.backward(rch.get(), rch.get()).unwrap(); // T^b within the reachable states
-//! let on_cycles = tc.tc_to_scc(tb); // the states on cycles (Figure 4.6, TCtoSCC)
+//! let on_cycles = tc.tc_to_scc(tb).unwrap(); // the states on cycles (Figure 4.6, TCtoSCC)
 //! drop(tc);
 //! // 76 reachable states: all but the two deadlocks lie on cycles
 //! assert_eq!(dd.sets.cardinality(rch.get()), 76u32.into());
@@ -32,6 +32,8 @@
 //! ```
 
 mod sat;
+
+use std::sync::{Arc, Mutex};
 
 use saturn_dd::{Cache, CacheSlot, Dd, Live, NodeId, Pin, Purge, RelAlg, Side};
 use saturn_model::Model;
@@ -151,12 +153,44 @@ impl<'a> Closure<'a> {
             self.check_out();
         }
         let c = self.c.as_mut().expect("checked out");
+        // the relation algebra polls the limits too: its operations on a large closure (the
+        // restriction of the relation, the transpose, the diagonal) run long and allocate
+        let reason = Arc::new(Mutex::new(None));
+        let limits = self.limits;
+        if limits.deadline.is_some() || limits.max_memory.is_some() || limits.cancel.is_some() {
+            let why = Arc::clone(&reason);
+            c.alg.set_poll(Some(Box::new(move || match limits.check() {
+                Err(i) => {
+                    *why.lock().expect("not poisoned") = Some(i);
+                    true
+                }
+                Ok(()) => false,
+            })));
+        }
         let Dd { sets, rels, .. } = &mut *self.dd;
         let r = f(&mut c.alg, sets, rels);
+        c.alg.set_poll(None);
+        if c.alg.take_stopped() && self.stop.is_none() {
+            let why = *reason.lock().expect("not poisoned");
+            self.stop = Some(why.unwrap_or(Interrupted::Timeout));
+        }
         if outside {
             self.check_in();
         }
         r
+    }
+
+    /// One relation-algebra operation as a top-level call: `Err` when a limit stopped it.
+    fn alg_op(
+        &mut self,
+        f: impl FnOnce(&mut RelAlg, &mut saturn_dd::Forest, &mut saturn_dd::Forest) -> NodeId,
+    ) -> Result<NodeId, Interrupted> {
+        self.stop = None;
+        let t = self.with_alg(f);
+        match self.stop.take() {
+            Some(i) => Err(i),
+            None => Ok(t),
+        }
     }
 
     /// Take the caches out of the context for a top-level call.
@@ -252,36 +286,36 @@ impl<'a> Closure<'a> {
     /// transpose of `T^b_{C,C}` restricted to `from` on its unprimed side.
     pub fn forward(&mut self, within: NodeId, from: NodeId) -> Result<NodeId, Interrupted> {
         let tb = self.backward(within, within)?;
-        Ok(self.with_alg(|alg, sets, rels| {
+        self.alg_op(|alg, sets, rels| {
             let t = alg.transpose(rels, tb);
             alg.restrict(rels, sets, t, Side::From, from)
-        }))
+        })
     }
 
     /// `Inverse(t)`: the transpose (swaps the unprimed and primed levels), `T = Inverse(T^b)`.
-    pub fn inverse(&mut self, t: NodeId) -> NodeId {
-        self.with_alg(|alg, _, rels| alg.transpose(rels, t))
+    pub fn inverse(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        self.alg_op(|alg, _, rels| alg.transpose(rels, t))
     }
 
     /// `TCtoSCC(t)` (thesis Figure 4.6): the states `i` with `(i, i) ∈ t`; for `t = T^b_{C,C}`
     /// the states on a nontrivial cycle within `C`.
-    pub fn tc_to_scc(&mut self, t: NodeId) -> NodeId {
-        self.with_alg(|alg, sets, rels| alg.diagonal(sets, rels, t))
+    pub fn tc_to_scc(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        self.alg_op(|alg, sets, rels| alg.diagonal(sets, rels, t))
     }
 
     /// `QuantUnpr(t)`: `{ j : ∃i, (i, j) ∈ t }`, the primed side of `t` as a set.
-    pub fn quant_unprimed(&mut self, t: NodeId) -> NodeId {
-        self.with_alg(|alg, sets, rels| alg.project(sets, rels, t, Side::To))
+    pub fn quant_unprimed(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        self.alg_op(|alg, sets, rels| alg.project(sets, rels, t, Side::To))
     }
 
     /// `QuantPr(t)`: `{ i : ∃j, (i, j) ∈ t }`, the unprimed side of `t` as a set.
-    pub fn quant_primed(&mut self, t: NodeId) -> NodeId {
-        self.with_alg(|alg, sets, rels| alg.project(sets, rels, t, Side::From))
+    pub fn quant_primed(&mut self, t: NodeId) -> Result<NodeId, Interrupted> {
+        self.alg_op(|alg, sets, rels| alg.project(sets, rels, t, Side::From))
     }
 
     /// `Cross(s, t)`: the relation `s × t`.
-    pub fn cross(&mut self, s: NodeId, t: NodeId) -> NodeId {
-        self.with_alg(|alg, sets, rels| alg.cross(rels, sets, s, t))
+    pub fn cross(&mut self, s: NodeId, t: NodeId) -> Result<NodeId, Interrupted> {
+        self.alg_op(|alg, sets, rels| alg.cross(rels, sets, s, t))
     }
 }
 

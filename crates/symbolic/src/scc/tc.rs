@@ -11,7 +11,7 @@ use crate::limits::Interrupted;
 /// reachable states, or any set), as `TCtoSCC(TransClosSat(s, P))`.
 pub fn scc_tc(tc: &mut Closure<'_>, s: NodeId) -> Result<NodeId, Interrupted> {
     let tb = tc.backward(s, s)?;
-    Ok(tc.tc_to_scc(tb))
+    tc.tc_to_scc(tb)
 }
 
 /// `TSCC_TC` (Figure 4.7): the states of the terminal SCCs of `s` (which must be closed under
@@ -20,10 +20,10 @@ pub fn scc_tc(tc: &mut Closure<'_>, s: NodeId) -> Result<NodeId, Interrupted> {
 pub fn tscc_tc(tc: &mut Closure<'_>, s: NodeId) -> Result<NodeId, Interrupted> {
     let tb = tc.backward(s, s)?;
     let _tb = tc.dd().pin_rel(tb);
-    let t = tc.inverse(tb);
-    let scc = tc.tc_to_scc(tb);
+    let t = tc.inverse(tb)?;
+    let scc = tc.tc_to_scc(tb)?;
     let r_star = tc.dd().rels.minus(tb, t);
-    let nontscc = tc.quant_unprimed(r_star);
+    let nontscc = tc.quant_unprimed(r_star)?;
     Ok(tc.dd().sets.minus(scc, nontscc))
 }
 
@@ -38,11 +38,11 @@ pub fn fair_scc_tc_round(
 ) -> Result<NodeId, Interrupted> {
     let tb = tc.backward(z, z)?;
     let _tb = tc.dd().pin_rel(tb);
-    let t = tc.inverse(tb);
+    let t = tc.inverse(tb)?;
     let mutual = tc.dd().rels.intersect(tb, t);
     let _mutual = tc.dd().pin_rel(mutual);
     let s0 = if pairs.is_empty() {
-        tc.tc_to_scc(tb)
+        tc.tc_to_scc(tb)?
     } else {
         z
     };
@@ -50,12 +50,12 @@ pub fn fair_scc_tc_round(
     for &(r, c_m) in pairs {
         let zr = tc.dd().sets.minus(z, r);
         let tr = tc.backward(zr, zr)?;
-        let c = tc.tc_to_scc(tr);
+        let c = tc.tc_to_scc(tr)?;
         let _c = tc.dd().pin(c);
         let cz = tc.dd().sets.intersect(c_m, z);
-        let cross = tc.cross(cz, z);
+        let cross = tc.cross(cz, z)?;
         let d = tc.dd().rels.intersect(mutual, cross);
-        let d = tc.quant_unprimed(d);
+        let d = tc.quant_unprimed(d)?;
         let cd = tc.dd().sets.union(c, d);
         let next = tc.dd().sets.intersect(s.get(), cd);
         s.set(next);
