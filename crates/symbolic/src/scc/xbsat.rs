@@ -112,6 +112,29 @@ impl<'a> XbSat<'a> {
         Ok(())
     }
 
+    /// Trimming (Bloem, Gabow and Somenzi; Ravi, Bloem and Somenzi): the states of `p` on no
+    /// cycle within `p` because they have no predecessor, or no successor, in `p` are removed,
+    /// round after round until none is left. `p` stays a union of SCCs (only trivial ones go),
+    /// and the seeds of [`XbSat::xb_sat`] are no longer spent one by one on the acyclic parts
+    /// of a state space (queens, leader: one seed per state otherwise).
+    fn trim(&mut self, p: NodeId) -> Result<NodeId, Interrupted> {
+        let mut p = self.pin(p);
+        loop {
+            let cur = p.get();
+            if cur.is_empty() {
+                return Ok(cur);
+            }
+            let has_pred = self.image_in(false, cur, cur)?;
+            let _h = self.pin(has_pred);
+            let has_succ = self.image_in(true, cur, has_pred)?;
+            if has_succ == cur {
+                return Ok(cur);
+            }
+            p.set(has_succ);
+            self.dd.maybe_collect();
+        }
+    }
+
     /// `XBSat(p)` for SCCs (Figure 4.3): the states of `p` on nontrivial cycles within `p`,
     /// and the number of nontrivial SCCs. `p` must be a union of SCCs (the reachable states
     /// are). From a seed `s`: `f`, the states of `p` reachable from `s` by a nonempty path
@@ -123,16 +146,17 @@ impl<'a> XbSat<'a> {
     /// than `b'` (a predecessor of `s` that `s` does not reach is not in its SCC, and
     /// `ConsSatB` keeps its starting states), and the second recursion is on
     /// `p \ (f ∪ {s})` (as in Lockstep), since a seed on no cycle is not in `f` and would be
-    /// picked again.
+    /// picked again. And each set taken from the work list is trimmed first ([`XbSat::trim`]).
     pub fn xb_sat(&mut self, p: NodeId) -> Result<SccSet, Interrupted> {
         let mut answer = self.pin(NodeId::EMPTY);
         let mut count = 0u64;
         let mut work: Vec<Pin> = vec![self.pin(p)];
         while let Some(pp) = work.pop() {
-            let p = pp.get();
+            let p = self.trim(pp.get())?;
             if p.is_empty() {
                 continue;
             }
+            let _p = self.pin(p);
             let s = self.pick(p);
             let _s = self.pin(s);
             let fp = self.image_in(false, s, p)?;
