@@ -204,10 +204,25 @@ impl<'a> XbSat<'a> {
     /// and the backward saturation is constrained to `p` (`ConsSatB(p, s)`), which gives the
     /// same set (a path from a state of `p` stays in `p`) without exploring the unreachable
     /// predecessors of the potential state space (on LamportFastMutEx-PT-3 the unconstrained
-    /// search did not finish in 5 minutes; the constrained one takes seconds).
+    /// search did not finish in 5 minutes; the constrained one takes seconds). Before the first
+    /// seed, the states that reach a deadlock leave `p` at once.
     pub fn xb_sat_terminal(&mut self, p: NodeId) -> Result<Vec<Pin>, Interrupted> {
         let mut classes: Vec<Pin> = Vec::new();
         let mut p = self.pin(p);
+        // the deadlocks of `p` and every state that reaches one are in no terminal SCC: one
+        // preimage and one backward saturation remove them all (on an acyclic state space,
+        // such as queens, everything), where seeds would remove one backward cone at a time
+        if !p.get().is_empty() {
+            let live = self.image_in(true, p.get(), p.get())?;
+            let dead = self.dd.sets.minus(p.get(), live);
+            if !dead.is_empty() {
+                let _dead = self.pin(dead);
+                let pn = p.get();
+                let b = self.with(true, |r| r.cons_saturate(pn, dead))?;
+                let rest = self.dd.sets.minus(pn, b);
+                p.set(rest);
+            }
+        }
         while !p.get().is_empty() {
             let s = self.pick(p.get());
             let _s = self.pin(s);
