@@ -1,7 +1,8 @@
 #!/bin/sh
 # EG methods side by side (thesis Table 3.2's shape): whole-process time and peak memory of
 # `saturn check` for EG by breadth-first EGtrad and by the transitive closure, without and with
-# a weak fairness set (Emerson-Lei against the closure, Claim 3).
+# a weak fairness set: Emerson-Lei with breadth-first EU inside (fair-el-bfs, the breadth-first
+# fair EG), Emerson-Lei with constrained saturation (fair-el), the closure (fair-tc, Claim 3).
 # Usage: bench/eg_table.sh [SATURN] [TIMEOUT]
 S=${1:-target/release/saturn}; T=${2:-60}
 one() { # label model formula args...
@@ -15,15 +16,17 @@ one() { # label model formula args...
 run() { # model formula fairness
   one trad "$1" "$2" --eg-method trad
   one tc "$1" "$2" --eg-method tc
+  one fair-el-bfs "$1" "$2" --fair "$3" --fair-method el --eu-method trad
   one fair-el "$1" "$2" --fair "$3" --fair-method el
   one fair-tc "$1" "$2" --fair "$3" --fair-method tc
 }
 run leader:6 'EG Lead_0 = 0' 'Wait_0 = 1'
+run leader:8 'EG Lead_0 = 0' 'Wait_0 = 1'
 run philosophers:50 'EG HasR_0 = 0' 'HasL_0 = 1'
 run philosophers:100 'EG HasR_0 = 0' 'HasL_0 = 1'
 run robin:10 'EG true' 'pask_1 = 1'
 run robin:50 'EG true' 'pask_1 = 1'
-run fms:5 'EG P1s = 0' 'P1wM1 = 1'
-run kanban:5 'EG pout4 = 0' 'pm1 = 1'
+run fms:10 'EG P1s = 0' 'P1wM1 = 1'
+run kanban:20 'EG pout4 = 0' 'pm1 = 1'
 run queens:8 'EG true' 'p_1_0 = 1'
 rm -f /tmp/eg_table.$$ /tmp/eg_out.$$
