@@ -205,7 +205,9 @@ impl<'a> XbSat<'a> {
     /// same set (a path from a state of `p` stays in `p`) without exploring the unreachable
     /// predecessors of the potential state space (on LamportFastMutEx-PT-3 the unconstrained
     /// search did not finish in 5 minutes; the constrained one takes seconds). Before the first
-    /// seed, the states that reach a deadlock leave `p` at once.
+    /// seed, the states that reach a deadlock leave `p` at once; and each seed after the first is
+    /// picked among the states the previous one reaches without being reached back from them
+    /// (when there are any), which walks down to a terminal SCC instead of picking at random.
     pub fn xb_sat_terminal(&mut self, p: NodeId) -> Result<Vec<Pin>, Interrupted> {
         let mut classes: Vec<Pin> = Vec::new();
         let mut p = self.pin(p);
@@ -223,17 +225,27 @@ impl<'a> XbSat<'a> {
                 p.set(rest);
             }
         }
+        // where the next seed is picked: the states the last seed reaches but that do not
+        // reach it back (they lie downstream, nearer a terminal SCC), or anywhere in `p`
+        let mut next = self.pin(NodeId::EMPTY);
         while !p.get().is_empty() {
-            let s = self.pick(p.get());
+            let from = if next.get().is_empty() {
+                p.get()
+            } else {
+                next.get()
+            };
+            let s = self.pick(from);
             let _s = self.pin(s);
             let fp = self.image_in(false, s, p.get())?;
             let f = self.saturate_in(false, fp, p.get())?;
             let _f = self.pin(f);
             let pn = p.get();
             let b = self.with(true, |r| r.cons_saturate(pn, s))?;
-            if !f.is_empty() && self.dd.sets.minus(f, b).is_empty() {
+            let below = self.dd.sets.minus(f, b);
+            if !f.is_empty() && below.is_empty() {
                 classes.push(self.pin(f));
             }
+            next.set(below);
             let rest = self.dd.sets.minus(p.get(), b);
             p.set(rest);
             self.safe_point()?;
