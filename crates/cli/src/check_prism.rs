@@ -276,8 +276,14 @@ pub fn load_chain(
                 }
                 other => Failure::error(format!("{name}: {other}")),
             };
-            let mut m = SymbolicCtmc::from_state_space_within(&model, enc, &ss, &limits)
-                .map_err(interrupted)?;
+            let mut m = SymbolicCtmc::from_state_space_reporting(
+                &model,
+                enc,
+                &ss,
+                &limits,
+                report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
+            )
+            .map_err(interrupted)?;
             if engine.cache_threshold > 0 {
                 m.enable_cache(engine.cache_threshold);
             }

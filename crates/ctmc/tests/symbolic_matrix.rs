@@ -215,3 +215,30 @@ fn prism_deadlocks_and_self_loops_are_counted_not_stored() {
         assert!(c.deadlocks() + c.self_loops() > 0, "the programs have both");
     }
 }
+
+/// The build reports its steps: the index function, one line per event, the off-diagonal part
+/// (the CLI shows them on stderr while a large R is built), and the chain is the same.
+#[test]
+fn the_build_reports_each_event() {
+    use saturn_symbolic::encode::{generate_general, GenMethod};
+    let model = prism(TANDEM);
+    let (enc, ss) =
+        generate_general(&model, &[0, 1], GenMethod::Saturation, &Limits::none()).unwrap();
+    let mut lines: Vec<String> = Vec::new();
+    let mut say = |m: &str| lines.push(m.to_string());
+    let c =
+        SymbolicCtmc::from_state_space_reporting(&model, enc, &ss, &Limits::none(), Some(&mut say))
+            .unwrap();
+    let plain = SymbolicCtmc::generate(&model, &[0, 1], &Limits::none()).unwrap();
+    assert_eq!(c.prism_transitions(), plain.prism_transitions());
+    assert_eq!(c.self_loops(), plain.self_loops());
+    let events = model.events.len();
+    assert!(events >= 2);
+    assert_eq!(lines.len(), events + 2, "{lines:?}");
+    assert!(lines[0].contains("index function"), "{lines:?}");
+    assert_eq!(
+        lines[events],
+        format!("rate matrix: event {events} of {events}")
+    );
+    assert!(lines[events + 1].contains("off-diagonal"), "{lines:?}");
+}

@@ -116,12 +116,30 @@ impl SymbolicCtmc {
         ss: &GeneralStateSpace,
         limits: &Limits,
     ) -> Result<SymbolicCtmc, BuildError> {
+        SymbolicCtmc::from_state_space_reporting(model, enc, ss, limits, None)
+    }
+
+    /// [`SymbolicCtmc::from_state_space_within`], telling `progress` what it builds: the index
+    /// function, each event's matrix (`rate matrix: event 3 of 16`), the off-diagonal part.
+    pub fn from_state_space_reporting(
+        model: &GeneralModel,
+        enc: Encoded,
+        ss: &GeneralStateSpace,
+        limits: &Limits,
+        mut progress: Option<&mut dyn FnMut(&str)>,
+    ) -> Result<SymbolicCtmc, BuildError> {
+        let mut say = |msg: &str| {
+            if let Some(p) = progress.as_mut() {
+                p(msg);
+            }
+        };
         let levels = enc.order.len();
         let domains: Vec<u32> = (1..=levels).map(|k| enc.sets.domain(k)).collect();
         let states = usize::try_from(&ss.states)
             .ok()
             .filter(|&n| n <= u32::MAX as usize)
             .ok_or_else(|| BuildError::TooManyStates(ss.states.to_string()))?;
+        say("index function (EV+MDD)");
         let mut index_forest = EvPlusForest::new(&domains);
         let index = index_forest
             .index_function(&enc.sets, ss.reached)
@@ -129,14 +147,17 @@ impl SymbolicCtmc {
         index_forest.add_root(index);
         let mut matrices = EvStarForest::new_interleaved(&domains);
         let mut total = Ev::default_fn();
-        for e in 0..model.events.len() {
+        let events = model.events.len();
+        for e in 0..events {
             limits
                 .check()
                 .map_err(|i| BuildError::Encode(EncodeError::Interrupted(i)))?;
+            say(&format!("rate matrix: event {} of {events}", e + 1));
             let mut b = RateBuilder::new(model, &enc.sets, &enc.order, e);
             let m = b.event_matrix(&mut matrices, ss.reached)?;
             total = matrices.sum(total, m).map_err(overflow)?;
         }
+        say("rate matrix: off-diagonal part");
         let with_loops = matrices.count_paths(total);
         let r = matrices.off_diagonal(total).map_err(overflow)?;
         let nonzeros = matrices.count_paths(r);
