@@ -33,8 +33,6 @@
 
 mod sat;
 
-use std::sync::{Arc, Mutex};
-
 use saturn_dd::{Cache, CacheSlot, Dd, Live, NodeId, Pin, Purge, RelAlg, Side};
 use saturn_model::Model;
 
@@ -155,24 +153,17 @@ impl<'a> Closure<'a> {
         let c = self.c.as_mut().expect("checked out");
         // the relation algebra polls the limits too: its operations on a large closure (the
         // restriction of the relation, the transpose, the diagonal) run long and allocate
-        let reason = Arc::new(Mutex::new(None));
         let limits = self.limits;
         if limits.deadline.is_some() || limits.max_memory.is_some() || limits.cancel.is_some() {
-            let why = Arc::clone(&reason);
-            c.alg.set_poll(Some(Box::new(move || match limits.check() {
-                Err(i) => {
-                    *why.lock().expect("not poisoned") = Some(i);
-                    true
-                }
-                Ok(()) => false,
-            })));
+            c.alg
+                .set_poll(Some(Box::new(move || limits.check().is_err())));
         }
         let Dd { sets, rels, .. } = &mut *self.dd;
         let r = f(&mut c.alg, sets, rels);
         c.alg.set_poll(None);
         if c.alg.take_stopped() && self.stop.is_none() {
-            let why = *reason.lock().expect("not poisoned");
-            self.stop = Some(why.unwrap_or(Interrupted::Timeout));
+            // a deadline or a cancel stays tripped; otherwise it was the memory limit
+            self.stop = Some(self.limits.check().err().unwrap_or(Interrupted::Memory));
         }
         if outside {
             self.check_in();
