@@ -6,27 +6,50 @@
 //! *CacheRecur* fills with the below-path entries `(rate_B, src_B, des_B)` relative to the
 //! snapshot. Snapshots reached again share their bottom array. An iteration then runs over
 //! the arrays (*GSForwardCache*): entry `(rate_A · rate_B, src_A + src_B, des_A + des_B)`.
+//!
+//! One departure from Figure 6.7, for speed: each bottom array is stored as *runs*, maximal
+//! stretches of consecutive entries (in traversal order) whose rows and columns both step by
+//! one, `(src_B + k, des_B + k)` for `k < len`, with their rates side by side. A sweep then
+//! updates a run as one slice operation (`acc[des..][k] += rate_A · rate_B[k] · x[src..][k]`,
+//! no index loads, vectorised) instead of entry by entry. The Gauss-Seidel phases stay exact
+//! when the columns up to the run's last row (the first, backward) are finalised as the run
+//! starts: this needs every entry into those columns to come before the run, which Lemmas
+//! 16-17 give for entries outside it, and which holds inside it when no entry of the run
+//! writes a column the run reads, i.e. when `|des_B - src_B| ≥ len` on the diagonal block
+//! (runs are cut there); off the diagonal block rows and columns are disjoint ranges. The
+//! arrays of snapshots on the diagonal block (`src_A = des_A`) are stored as their two
+//! phases' parts (`i ≻ j`, then `i ≺ j`, each a stable filter of the traversal order).
 
 use std::cmp::Ordering;
 
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
 
+use super::gauss_seidel::finalise;
 use super::walk::{Entries, Part, Snap, Walker};
+use crate::Sweep;
 
-/// An above-path entry and its bottom array (`start..start + len` of the bottom entries).
+/// An above-path entry and the runs of its bottom array (`first..first + runs`).
 #[derive(Clone, Copy, Debug)]
 struct Top {
     rate: f64,
     src: u32,
     des: u32,
-    start: u32,
-    len: u32,
-    /// The range is in the partitioned arrays (`split`) rather than in `bottom`.
-    split: bool,
+    first: u32,
+    runs: u32,
 }
 
-/// A below-path entry, relative to its split point.
+/// Entries `(src + k, des + k)` (relative to the split point) for `k < len`, their rates
+/// `rate[start + k]`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    src: u32,
+    des: u32,
+    start: u32,
+    len: u32,
+}
+
+/// A below-path entry, relative to its split point (only while the cache is built).
 #[derive(Clone, Copy, Debug)]
 struct Bottom {
     rate: f64,
@@ -34,19 +57,14 @@ struct Bottom {
     des: u32,
 }
 
-/// The cache array of Figure 6.7.
+/// The cache array of Figure 6.7, by Gauss-Seidel phase (Figure 6.3's constraints decided
+/// once): `down` holds the top entries whose rows lie below their columns (`i ≻ j`), `up`
+/// the others; an entry on the diagonal block is in both, each linked to its part.
 pub struct SplitCache {
-    top: Vec<Top>,
-    bottom: Vec<Bottom>,
-    /// The top entries of each Gauss-Seidel phase (Figure 6.3's constraints decided once):
-    /// an entry whose row and column differ above the split point belongs to one phase with
-    /// its whole bottom array; one on the diagonal block links to the part of its bottom
-    /// array that phase admits (a stable partition of the array, in `split`).
     down: Vec<Top>,
     up: Vec<Top>,
-    /// Bottom arrays of the diagonal-block snapshots, partitioned: entries `i ≻ j` first,
-    /// then `i ≺ j`, each part in traversal order.
-    split: Vec<Bottom>,
+    runs: Vec<Run>,
+    rate: Vec<f64>,
     threshold: u64,
 }
 
@@ -55,7 +73,7 @@ struct Builder<'w, 'a> {
     paths: FxHashMap<NodeId, u128>,
     threshold: u64,
     shared: FxHashMap<(NodeId, NodeId, NodeId), (u32, u32)>,
-    top: Vec<Top>,
+    top: Vec<(f64, u32, u32, u32, u32)>,
     bottom: Vec<Bottom>,
 }
 
@@ -86,14 +104,8 @@ impl Builder<'_, '_> {
                     r
                 }
             };
-            self.top.push(Top {
-                rate: sn.rate,
-                src: sn.s as u32,
-                des: sn.d as u32,
-                start,
-                len,
-                split: false,
-            });
+            self.top
+                .push((sn.rate, sn.s as u32, sn.d as u32, start, len));
             return;
         }
         self.descend(&sn, Self::preprocess);
@@ -122,6 +134,14 @@ impl Builder<'_, '_> {
     }
 }
 
+/// Which entries of a bottom array a top entry links to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Slice {
+    Whole,
+    Down,
+    Up,
+}
+
 impl SplitCache {
     /// Build the cache of the matrix `w` traverses, with split points at the first nodes
     /// (from the root) with fewer than `threshold` paths below them.
@@ -138,53 +158,90 @@ impl SplitCache {
             b.preprocess(w.start());
         }
         let mut c = SplitCache {
-            top: b.top,
-            bottom: b.bottom,
             down: Vec::new(),
             up: Vec::new(),
-            split: Vec::new(),
+            runs: Vec::new(),
+            rate: Vec::new(),
             threshold,
         };
-        c.split_phases();
-        c
-    }
-
-    /// Fill `down`, `up` and `split` from the top and bottom arrays.
-    fn split_phases(&mut self) {
-        let mut parts: FxHashMap<u32, (u32, u32, u32)> = FxHashMap::default();
-        for a in &self.top {
-            match a.src.cmp(&a.des) {
-                Ordering::Greater => self.down.push(*a),
-                Ordering::Less => self.up.push(*a),
+        let mut done: FxHashMap<(u32, Slice), (u32, u32)> = FxHashMap::default();
+        for &(rate, src, des, start, len) in &b.top {
+            let bs = &b.bottom[start as usize..(start + len) as usize];
+            let mut link = |c: &mut SplitCache, slice: Slice| {
+                let (first, runs) = *done
+                    .entry((start, slice))
+                    .or_insert_with(|| c.add_runs(bs, slice));
+                Top {
+                    rate,
+                    src,
+                    des,
+                    first,
+                    runs,
+                }
+            };
+            match src.cmp(&des) {
+                Ordering::Greater => {
+                    let t = link(&mut c, Slice::Whole);
+                    c.down.push(t);
+                }
+                Ordering::Less => {
+                    let t = link(&mut c, Slice::Whole);
+                    c.up.push(t);
+                }
                 Ordering::Equal => {
-                    let (start, ndown, nup) = *parts.entry(a.start).or_insert_with(|| {
-                        let bs = &self.bottom[a.start as usize..(a.start + a.len) as usize];
-                        let start = self.split.len() as u32;
-                        self.split.extend(bs.iter().filter(|b| b.src > b.des));
-                        let ndown = self.split.len() as u32 - start;
-                        self.split.extend(bs.iter().filter(|b| b.src < b.des));
-                        (start, ndown, self.split.len() as u32 - start - ndown)
-                    });
-                    let linked = |start, len| Top {
-                        start,
-                        len,
-                        split: true,
-                        ..*a
-                    };
-                    if ndown > 0 {
-                        self.down.push(linked(start, ndown));
-                    }
-                    if nup > 0 {
-                        self.up.push(linked(start + ndown, nup));
+                    for (slice, list) in [(Slice::Down, 0), (Slice::Up, 1)] {
+                        let t = link(&mut c, slice);
+                        if t.runs > 0 {
+                            if list == 0 {
+                                c.down.push(t)
+                            } else {
+                                c.up.push(t)
+                            }
+                        }
                     }
                 }
             }
         }
+        c
     }
 
-    /// Entries of the top-level and of the bottom-level arrays.
+    /// Store the entries of `bs` that `slice` admits as runs, in order; the range of their
+    /// runs.
+    fn add_runs(&mut self, bs: &[Bottom], slice: Slice) -> (u32, u32) {
+        let first = self.runs.len() as u32;
+        let admitted = bs.iter().filter(|b| match slice {
+            Slice::Whole => true,
+            Slice::Down => b.src > b.des,
+            Slice::Up => b.src < b.des,
+        });
+        let mut open: Option<Run> = None;
+        for b in admitted {
+            let extends = open.is_some_and(|r| {
+                b.src == r.src + r.len
+                    && b.des == r.des + r.len
+                    && (slice == Slice::Whole || b.src.abs_diff(b.des) > r.len)
+            });
+            match &mut open {
+                Some(r) if extends => r.len += 1,
+                _ => {
+                    self.runs.extend(open);
+                    open = Some(Run {
+                        src: b.src,
+                        des: b.des,
+                        start: self.rate.len() as u32,
+                        len: 1,
+                    });
+                }
+            }
+            self.rate.push(b.rate);
+        }
+        self.runs.extend(open);
+        (first, self.runs.len() as u32 - first)
+    }
+
+    /// Entries of the top-level array (both phases) and stored matrix entries.
     pub fn sizes(&self) -> (usize, usize) {
-        (self.top.len(), self.bottom.len())
+        (self.down.len() + self.up.len(), self.rate.len())
     }
 
     /// The split-point threshold the cache was built with.
@@ -192,55 +249,123 @@ impl SplitCache {
         self.threshold
     }
 
-    /// Bytes of both arrays.
+    /// Bytes of the arrays.
     pub fn bytes(&self) -> u64 {
-        let tops = self.top.len() + self.down.len() + self.up.len();
+        let tops = self.down.len() + self.up.len();
         (tops * std::mem::size_of::<Top>()
-            + (self.bottom.len() + self.split.len()) * std::mem::size_of::<Bottom>()) as u64
+            + self.runs.len() * std::mem::size_of::<Run>()
+            + self.rate.len() * std::mem::size_of::<f64>()) as u64
     }
-}
 
-impl SplitCache {
-    /// The entries below top entry `a`.
+    /// The runs of top entry `a`.
     #[inline]
-    fn below(&self, a: &Top) -> &[Bottom] {
-        let arr = if a.split { &self.split } else { &self.bottom };
-        &arr[a.start as usize..(a.start + a.len) as usize]
+    fn runs_of(&self, a: &Top) -> &[Run] {
+        &self.runs[a.first as usize..(a.first + a.runs) as usize]
     }
-}
 
-/// Visit the entries of `tops` and their bottom arrays, in order.
-#[inline]
-fn run<'a, F: FnMut(usize, usize, f64)>(
-    c: &'a SplitCache,
-    tops: impl Iterator<Item = &'a Top>,
-    rev: bool,
-    visit: &mut F,
-) {
-    for a in tops {
-        let (s0, d0, r) = (a.src as usize, a.des as usize, a.rate);
-        let mut one = |b: &Bottom| visit(s0 + b.src as usize, d0 + b.des as usize, r * b.rate);
-        if rev {
-            c.below(a).iter().rev().for_each(&mut one);
-        } else {
-            c.below(a).iter().for_each(&mut one);
+    /// `acc[d0 + des + k] += rate_A · rate[k] · x[s0 + src + k]` over the run.
+    #[inline]
+    fn apply(&self, a: &Top, r: &Run, x: &[f64], acc: &mut [f64]) {
+        let (s, d, len) = (
+            a.src as usize + r.src as usize,
+            a.des as usize + r.des as usize,
+            r.len as usize,
+        );
+        let rates = &self.rate[r.start as usize..r.start as usize + len];
+        let xs = &x[s..s + len];
+        let out = &mut acc[d..d + len];
+        for ((o, &xv), &rv) in out.iter_mut().zip(xs).zip(rates) {
+            *o += a.rate * (xv * rv);
+        }
+    }
+
+    /// Thesis Figures 6.6-6.7 (*GSForwardCache* and its backward sibling) in the two phases
+    /// of Figures 6.3-6.4 ([`super::gauss_seidel::two_phase_sweep`]), a run at a time (see
+    /// the module documentation).
+    pub(crate) fn two_phase_sweep(
+        &self,
+        x: &mut [f64],
+        order: Sweep,
+        f: &mut dyn FnMut(usize, f64) -> f64,
+        acc: &mut Vec<f64>,
+    ) {
+        let n = x.len();
+        acc.clear();
+        acc.resize(n, 0.0);
+        let mut done = 0usize;
+        match order {
+            Sweep::Forward => {
+                for a in &self.down {
+                    for r in self.runs_of(a) {
+                        self.apply(a, r, x, acc);
+                    }
+                }
+                for a in &self.up {
+                    for r in self.runs_of(a) {
+                        let upto = a.src as usize + r.src as usize + r.len as usize;
+                        if done < upto {
+                            done = finalise(x, acc, f, done, upto, false);
+                        }
+                        self.apply(a, r, x, acc);
+                    }
+                }
+                finalise(x, acc, f, done, n, false);
+            }
+            Sweep::Backward => {
+                for a in self.up.iter().rev() {
+                    for r in self.runs_of(a).iter().rev() {
+                        self.apply(a, r, x, acc);
+                    }
+                }
+                for a in self.down.iter().rev() {
+                    for r in self.runs_of(a).iter().rev() {
+                        let upto = n - (a.src as usize + r.src as usize);
+                        if done < upto {
+                            done = finalise(x, acc, f, done, upto, true);
+                        }
+                        self.apply(a, r, x, acc);
+                    }
+                }
+                finalise(x, acc, f, done, n, true);
+            }
         }
     }
 }
 
 impl Entries for SplitCache {
-    /// Thesis Figure 6.6, *GSForwardCache* (and its `Up`, `All` and reversed siblings), with
-    /// the phase constraints decided when the cache was built.
+    /// Every entry of `part` (`All`: the `Down` entries, then the `Up` ones) in traversal
+    /// order within each part (reversed when `reverse`); the diagonal block's entries of one
+    /// part are the stable filter of its array, so this is the lexicographic order for `Down`
+    /// and `Up` and for `All` without a diagonal block.
     fn for_each<F: FnMut(usize, usize, f64)>(&self, part: Part, reverse: bool, visit: &mut F) {
-        let tops = match part {
-            Part::All => &self.top,
-            Part::Down => &self.down,
-            Part::Up => &self.up,
+        let lists: &[&[Top]] = match part {
+            Part::All => &[&self.down, &self.up],
+            Part::Down => &[&self.down],
+            Part::Up => &[&self.up],
+        };
+        let mut one = |a: &Top, r: &Run, k: u32| {
+            visit(
+                a.src as usize + (r.src + k) as usize,
+                a.des as usize + (r.des + k) as usize,
+                a.rate * self.rate[(r.start + k) as usize],
+            )
         };
         if reverse {
-            run(self, tops.iter().rev(), true, visit);
+            for tops in lists.iter().rev() {
+                for a in tops.iter().rev() {
+                    for r in self.runs_of(a).iter().rev() {
+                        (0..r.len).rev().for_each(|k| one(a, r, k));
+                    }
+                }
+            }
         } else {
-            run(self, tops.iter(), false, visit);
+            for tops in lists {
+                for a in *tops {
+                    for r in self.runs_of(a) {
+                        (0..r.len).for_each(|k| one(a, r, k));
+                    }
+                }
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ use crate::Sweep;
 /// Finalise the columns `done..upto` of the sweep order (`x[c] <- f(c, acc[c])`); returns
 /// `upto`. Kept out of line so that the per-entry loop stays small.
 #[inline(never)]
-fn finalise(
+pub(crate) fn finalise(
     x: &mut [f64],
     acc: &[f64],
     f: &mut dyn FnMut(usize, f64) -> f64,

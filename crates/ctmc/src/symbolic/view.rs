@@ -92,7 +92,7 @@ impl Ops<'_> {
     ) {
         let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         match self.cache {
-            Some(c) => two_phase_sweep(c, x, order, f, &mut acc),
+            Some(c) => c.two_phase_sweep(x, order, f, &mut acc),
             None => two_phase_sweep(&self.walker, x, order, f, &mut acc),
         }
     }

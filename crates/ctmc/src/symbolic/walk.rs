@@ -37,7 +37,8 @@ impl Part {
 /// split-point cache ([`super::cache::SplitCache`]).
 pub trait Entries {
     /// Visit the entries of `part`, as `(row, column, rate)`, in the lexicographic order of
-    /// `row||column` (reversed when `reverse`).
+    /// `row||column` (reversed when `reverse`); the cache visits [`Part::All`] as the `Down`
+    /// entries, then the `Up` ones.
     fn for_each<F: FnMut(usize, usize, f64)>(&self, part: Part, reverse: bool, visit: &mut F);
 }
 
