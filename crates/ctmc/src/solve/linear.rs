@@ -33,6 +33,9 @@ pub fn absorbing(
         });
     }
     debug_assert_eq!(n, h.len());
+    // `1 / h`: a multiplication per state, not a division (only unknown states, `h > 0`, use it)
+    let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
+    let inv = &inv;
     with_fallback(o, progress, |method, run: Run, progress| {
         let mut x = run.start.unwrap_or_else(|| start.clone());
         let mut prev = x.clone();
@@ -47,7 +50,7 @@ pub fn absorbing(
                     rt.vec_mul_add(&prev, &mut y);
                     for s in 0..n {
                         if fixed[s].is_none() {
-                            x[s] = (1.0 - w) * prev[s] + w * (c[s] + y[s] / h[s]);
+                            x[s] = (1.0 - w) * prev[s] + w * (c[s] + y[s] * inv[s]);
                         }
                     }
                 }
@@ -60,7 +63,7 @@ pub fn absorbing(
                     let prev = &prev;
                     rt.gauss_seidel_sweep(&mut x, order, &mut |s, sum| match fixed[s] {
                         Some(v) => v,
-                        None => (1.0 - w) * prev[s] + w * (c[s] + sum / h[s]),
+                        None => (1.0 - w) * prev[s] + w * (c[s] + sum * inv[s]),
                     });
                 }
             }

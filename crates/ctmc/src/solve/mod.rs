@@ -156,14 +156,14 @@ fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
         if a == b {
             continue;
         }
+        // `diff / scale > d` tested as `diff > d * scale`: a division only when `d` grows
         let diff = (b - a).abs();
-        let diff = match c {
-            Convergence::Absolute => diff,
-            Convergence::Relative if b != 0.0 => diff / b.abs(),
-            Convergence::Relative => diff,
+        let scale = match c {
+            Convergence::Relative if b != 0.0 => b.abs(),
+            _ => 1.0,
         };
-        if diff > d || diff.is_nan() {
-            d = diff;
+        if diff > d * scale || diff.is_nan() {
+            d = diff / scale;
         }
     }
     d

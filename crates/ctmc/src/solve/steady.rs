@@ -32,7 +32,8 @@ fn normalise(x: &mut [f64]) -> bool {
     if !(s > 0.0 && s.is_finite()) {
         return false;
     }
-    x.iter_mut().for_each(|v| *v /= s);
+    let inv = 1.0 / s;
+    x.iter_mut().for_each(|v| *v *= inv);
     true
 }
 
@@ -49,6 +50,8 @@ fn iterate(
     let mut prev = x.clone();
     let mut y = vec![0.0; n];
     let q = h.iter().copied().fold(0.0, f64::max) * 1.02;
+    // `1 / h` (0 for a state without exit rate): a multiplication per column, not a division
+    let inv: Vec<f64> = h.iter().map(|&v| if v > 0.0 { 1.0 / v } else { 0.0 }).collect();
     let mut diff = f64::INFINITY;
     for it in 1..=run.budget {
         prev.copy_from_slice(&x);
@@ -65,8 +68,8 @@ fn iterate(
                 y.iter_mut().for_each(|v| *v = 0.0);
                 m.vec_mul_add(&prev, &mut y);
                 for j in 0..n {
-                    if h[j] > 0.0 {
-                        x[j] = (1.0 - w) * prev[j] + w * y[j] / h[j];
+                    if inv[j] > 0.0 {
+                        x[j] = (1.0 - w) * prev[j] + w * y[j] * inv[j];
                     }
                 }
             }
@@ -76,14 +79,24 @@ fn iterate(
                 } else {
                     1.0
                 };
-                let prev = &prev;
-                m.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
-                    if h[j] > 0.0 {
-                        (1.0 - w) * prev[j] + w * s / h[j]
-                    } else {
-                        prev[j]
-                    }
-                });
+                let (prev, inv) = (&prev, &inv);
+                if w == 1.0 {
+                    m.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
+                        if inv[j] > 0.0 {
+                            s * inv[j]
+                        } else {
+                            prev[j]
+                        }
+                    });
+                } else {
+                    m.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
+                        if inv[j] > 0.0 {
+                            (1.0 - w) * prev[j] + w * s * inv[j]
+                        } else {
+                            prev[j]
+                        }
+                    });
+                }
             }
         }
         if !normalise(&mut x) {
