@@ -128,9 +128,9 @@ impl GeneralModel {
         format!("({})", parts.join(", "))
     }
 
-    /// Fire event `e` in state `s`: `Ok(None)` when disabled (guard false or rate zero),
-    /// `Ok(Some((successor, rate)))` otherwise.
-    pub fn step(&self, e: usize, s: &[i64]) -> Result<Option<(Vec<i64>, f64)>, StepError> {
+    /// The rate of event `e` in state `s`: `Ok(None)` when disabled (guard false or rate
+    /// zero). The updates are not evaluated (see [`GeneralModel::step`]).
+    pub fn rate(&self, e: usize, s: &[i64]) -> Result<Option<f64>, StepError> {
         let ev = &self.events[e];
         let err = |what: EvalError| StepError::Eval {
             location: ev.location.clone(),
@@ -158,9 +158,21 @@ impl GeneralModel {
             }
             rate *= x;
         }
-        if rate == 0.0 {
+        Ok((rate != 0.0).then_some(rate))
+    }
+
+    /// Fire event `e` in state `s`: `Ok(None)` when disabled (guard false or rate zero),
+    /// `Ok(Some((successor, rate)))` otherwise.
+    pub fn step(&self, e: usize, s: &[i64]) -> Result<Option<(Vec<i64>, f64)>, StepError> {
+        let ev = &self.events[e];
+        let err = |what: EvalError| StepError::Eval {
+            location: ev.location.clone(),
+            what: what.to_string(),
+            state: self.show_state(s),
+        };
+        let Some(rate) = self.rate(e, s)? else {
             return Ok(None);
-        }
+        };
         let mut t = s.to_vec();
         for (v, x) in &ev.assigns {
             let var = &self.vars[*v];

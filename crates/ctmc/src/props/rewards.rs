@@ -62,6 +62,16 @@ impl RewardStructure {
             Some(n) => format!("reward structure \"{n}\""),
             None => "reward structure".to_string(),
         };
+        // the transition rewards that apply to each event (by its action), decided once
+        let items: Vec<(usize, Vec<(&Expr, &Expr)>)> = actions
+            .iter()
+            .enumerate()
+            .map(|(e, &act)| {
+                let its = self.trans.iter().filter(|(a, _, _)| *a == act);
+                (e, its.map(|(_, g, v)| (g, v)).collect::<Vec<_>>())
+            })
+            .filter(|(_, its)| !its.is_empty())
+            .collect();
         let mut out = vec![0.0; ctmc.len()];
         ctmc.for_each_state(&mut |i, s| {
             let r = &mut out[i];
@@ -70,19 +80,16 @@ impl RewardStructure {
                     *r += number(v, s, &what)?;
                 }
             }
-            if self.trans.is_empty() {
-                return Ok(());
-            }
-            for (e, &act) in actions.iter().enumerate() {
+            for (e, its) in &items {
                 let mut tr = 0.0;
-                for (a, g, v) in &self.trans {
-                    if *a == act && holds(g, s, &what)? {
+                for &(g, v) in its {
+                    if holds(g, s, &what)? {
                         tr += number(v, s, &what)?;
                     }
                 }
                 if tr != 0.0 {
-                    if let Some((_, rate)) = model
-                        .step(e, s)
+                    if let Some(rate) = model
+                        .rate(*e, s)
                         .map_err(|err| CheckError::Eval(err.to_string()))?
                     {
                         *r += rate * tr;

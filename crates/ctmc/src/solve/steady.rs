@@ -51,7 +51,10 @@ fn iterate(
     let mut y = vec![0.0; n];
     let q = h.iter().copied().fold(0.0, f64::max) * 1.02;
     // `1 / h` (0 for a state without exit rate): a multiplication per column, not a division
-    let inv: Vec<f64> = h.iter().map(|&v| if v > 0.0 { 1.0 / v } else { 0.0 }).collect();
+    let inv: Vec<f64> = h
+        .iter()
+        .map(|&v| if v > 0.0 { 1.0 / v } else { 0.0 })
+        .collect();
     let mut diff = f64::INFINITY;
     for it in 1..=run.budget {
         prev.copy_from_slice(&x);
