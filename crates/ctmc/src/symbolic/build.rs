@@ -11,24 +11,81 @@
 //! that the update equals it. At the bottom the guard is decided and the rate factors are
 //! constants; their product is the entry. Successors of reachable states are reachable, so
 //! the columns are reachable too. Calls are memoised on (level, set node, residual).
+//!
+//! Expressions are interned ([`Exprs`]): a residual is a handful of ids, and each
+//! substitution `(expression, variable, value)` is computed once per event, not once per call
+//! (the same residual meets many set nodes).
 
 use rustc_hash::FxHashMap;
 use saturn_dd::ev::{Ev, EvStarForest, Overflow};
 use saturn_dd::{primed_level, unprimed_level, Edge, Forest, NodeId};
-use saturn_model::expr::{BinOp, Expr, Value};
+use saturn_model::expr::{BinOp, EvalError, Expr, Value};
 use saturn_model::GeneralModel;
 
 use super::BuildError;
 
 /// What remains of an event below a level: the condition to satisfy, the rate factors and the
-/// updates of variables not yet decided.
+/// updates of variables not yet decided (interned expressions, see [`Exprs`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Residual {
-    cond: Expr,
-    rates: Vec<Expr>,
-    ups: Vec<(usize, Expr)>,
+    cond: u32,
+    rates: Vec<u32>,
+    ups: Vec<(usize, u32)>,
     /// A rate factor could not be evaluated (an error if the event turns out enabled).
     poisoned: bool,
+}
+
+/// The interned expressions of one event's expansion and the memo of their substitutions.
+struct Exprs {
+    all: Vec<Expr>,
+    ids: FxHashMap<Expr, u32>,
+    subst: FxHashMap<(u32, usize, i64), Result<u32, EvalError>>,
+}
+
+/// The memo is cleared when it reaches this many entries (a guard on memory: an event whose
+/// updates depend on lower variables branches on every value, `rhs = y`; FMS n=6's `fp12`
+/// event made 265,752 entries, 350 MB when residuals were expression trees).
+const MEMO_LIMIT: usize = 1 << 18;
+
+/// The ids of `false` and `true` in every [`Exprs`].
+const FALSE: u32 = 0;
+const TRUE: u32 = 1;
+
+impl Exprs {
+    fn new() -> Self {
+        let mut x = Exprs {
+            all: Vec::new(),
+            ids: FxHashMap::default(),
+            subst: FxHashMap::default(),
+        };
+        x.id(Expr::Bool(false));
+        x.id(Expr::Bool(true));
+        x
+    }
+
+    fn id(&mut self, e: Expr) -> u32 {
+        if let Some(&i) = self.ids.get(&e) {
+            return i;
+        }
+        let i = self.all.len() as u32;
+        self.all.push(e.clone());
+        self.ids.insert(e, i);
+        i
+    }
+
+    fn get(&self, i: u32) -> &Expr {
+        &self.all[i as usize]
+    }
+
+    /// Expression `i` with variable `v` set to `x`, constants folded ([`Expr::subst`]).
+    fn subst(&mut self, i: u32, v: usize, x: i64) -> Result<u32, EvalError> {
+        if let Some(r) = self.subst.get(&(i, v, x)) {
+            return r.clone();
+        }
+        let r = self.all[i as usize].subst(v, x).map(|e| self.id(e));
+        self.subst.insert((i, v, x), r.clone());
+        r
+    }
 }
 
 /// The expansion of one event into the matrix forest.
@@ -38,14 +95,9 @@ pub(super) struct RateBuilder<'a> {
     /// `order[k-1]` is the variable at level `k`.
     pub(super) order: &'a [usize],
     pub(super) event: usize,
+    exprs: Exprs,
     memo: FxHashMap<(usize, NodeId, Residual), Ev<f64>>,
 }
-
-/// The memo is cleared when it reaches this many entries: an event whose updates depend on
-/// lower variables branches on every value (`rhs = y`) and its residuals are expression trees,
-/// so an unbounded memo grew to 265,752 entries and 350 MB on FMS n=6 (the `fp12` event); at
-/// this size the build takes the same time (4.6 s against 4.5 s) and peaks at 100 MB.
-const MEMO_LIMIT: usize = 1 << 16;
 
 fn int_of(v: Value) -> Option<i64> {
     match v {
@@ -67,6 +119,7 @@ impl<'a> RateBuilder<'a> {
             sets,
             order,
             event,
+            exprs: Exprs::new(),
             memo: FxHashMap::default(),
         }
     }
@@ -81,19 +134,19 @@ impl<'a> RateBuilder<'a> {
     }
 
     /// The residual with variable `v` set to `x`; `None` when the condition became false.
-    fn subst(&self, r: &Residual, v: usize, x: i64) -> Result<Option<Residual>, BuildError> {
-        let cond = r
-            .cond
-            .subst(v, x)
+    fn subst(&mut self, r: &Residual, v: usize, x: i64) -> Result<Option<Residual>, BuildError> {
+        let cond = self
+            .exprs
+            .subst(r.cond, v, x)
             .map_err(|e| self.error(format!("the guard: {e}")))?;
-        if cond == Expr::Bool(false) {
+        if cond == FALSE {
             return Ok(None);
         }
         let mut poisoned = r.poisoned;
         let mut rates = Vec::with_capacity(r.rates.len());
         if !poisoned {
-            for e in &r.rates {
-                match e.subst(v, x) {
+            for &e in &r.rates {
+                match self.exprs.subst(e, v, x) {
                     Ok(e) => rates.push(e),
                     Err(_) => {
                         poisoned = true;
@@ -104,11 +157,12 @@ impl<'a> RateBuilder<'a> {
             }
         }
         let mut ups = Vec::with_capacity(r.ups.len());
-        for (w, e) in &r.ups {
-            let e = e
-                .subst(v, x)
+        for &(w, e) in &r.ups {
+            let e = self
+                .exprs
+                .subst(e, v, x)
                 .map_err(|e| self.error(format!("an update: {e}")))?;
-            ups.push((*w, e));
+            ups.push((w, e));
         }
         Ok(Some(Residual {
             cond,
@@ -126,9 +180,11 @@ impl<'a> RateBuilder<'a> {
     ) -> Result<Ev<f64>, BuildError> {
         let ev = &self.model.events[self.event];
         let r = Residual {
-            cond: ev.guard.clone(),
-            rates: ev.rates.clone(),
-            ups: ev.assigns.clone(),
+            cond: self.exprs.id(ev.guard.clone()),
+            rates: ev.rates.iter().map(|e| self.exprs.id(e.clone())).collect(),
+            ups: (ev.assigns.iter())
+                .map(|(v, e)| (*v, self.exprs.id(e.clone())))
+                .collect(),
             poisoned: false,
         };
         // fold the constant parts first
@@ -141,17 +197,16 @@ impl<'a> RateBuilder<'a> {
     /// The entry (rate) of a fully decided residual.
     fn leaf(&self, r: &Residual) -> Result<Ev<f64>, BuildError> {
         match r.cond {
-            Expr::Bool(true) => {}
-            Expr::Bool(false) => return Ok(Ev::default_fn()),
+            TRUE => {}
+            FALSE => return Ok(Ev::default_fn()),
             _ => return Err(self.error("the guard is not a boolean".into())),
         }
         if r.poisoned {
             return Err(self.error("a rate cannot be evaluated".into()));
         }
         let mut rate = 1.0;
-        for e in &r.rates {
-            let x = e
-                .literal()
+        for &e in &r.rates {
+            let x = (self.exprs.get(e).literal())
                 .and_then(Value::as_f64)
                 .ok_or_else(|| self.error("a rate is not a number".into()))?;
             if !(x.is_finite() && x >= 0.0) {
@@ -180,7 +235,7 @@ impl<'a> RateBuilder<'a> {
         s: NodeId,
         r: Residual,
     ) -> Result<Ev<f64>, BuildError> {
-        if r.cond == Expr::Bool(false) || s.is_empty() {
+        if r.cond == FALSE || s.is_empty() {
             return Ok(Ev::default_fn());
         }
         if k == 0 {
@@ -209,7 +264,7 @@ impl<'a> RateBuilder<'a> {
                 }
                 Some(i) => {
                     let (_, rhs) = ra.ups.remove(i);
-                    match rhs.literal() {
+                    match self.exprs.get(rhs).literal() {
                         Some(val) => {
                             let y = int_of(val).ok_or_else(|| {
                                 self.error("an assigned value is not an int".into())
@@ -226,9 +281,11 @@ impl<'a> RateBuilder<'a> {
                             // the new value depends on lower variables: one branch per value
                             for b in 0..var.size() {
                                 let y = var.low + b as i64;
-                                let eq = Expr::bin(BinOp::Eq, rhs.clone(), Expr::Int(y));
+                                let eq =
+                                    Expr::bin(BinOp::Eq, self.exprs.get(rhs).clone(), Expr::Int(y));
+                                let cond = Expr::and(eq, self.exprs.get(ra.cond).clone());
                                 let rb = Residual {
-                                    cond: Expr::and(eq, ra.cond.clone()),
+                                    cond: self.exprs.id(cond),
                                     ..ra.clone()
                                 };
                                 let c = self.rec(m, k - 1, e.child, rb)?;
