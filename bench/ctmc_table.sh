@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The CTMC benchmark table of issue 11, in one run (not a test):
 #
-#   [PARTS=1|2|12] [ROWS=small|all] bench/ctmc_table.sh [TIMEOUT]   (after
+#   [PARTS=1|2|12] [ROWS=small|mid|all] bench/ctmc_table.sh [TIMEOUT]   (after
 #   cargo build --release -p saturn-cli && cargo build --release -p saturn-ctmc --example symbolic_bench)
 #
 # Part 1, per model and size: states, nonzeros, memory of R as CSR and as an EV*MxD (plus the
 # split-point cache), and CPU seconds per Gauss-Seidel iteration of an explicit CSC sweep, the
 # plain two-phase sweep (Figures 6.3-6.4) and the cached one (Figures 6.6-6.7): the
 # `symbolic_bench` example, one instance per call under TIMEOUT (default 300 s).
-# Part 2, the whole run `saturn check MODEL --props FILE --prop K` (a steady-state property)
+# Part 2 (ROWS=small: the smaller sizes, ROWS=mid: kanban t=6, fms n=7-8, polling N=18, cluster
+# N=256, ROWS=all: every size), the whole run `saturn check MODEL --props FILE --prop K` (a steady-state property)
 # with each engine, and PRISM 4.10's sparse engine with Gauss-Seidel (`-sparse -gs`; its default
 # Jacobi does not converge on kanban) and hybrid engine with backward Gauss-Seidel (`-hybrid
 # -bgs`) on the same model when $PRISM (its bin/prism launcher) is set: wall seconds and peak MiB (`/usr/bin/time`), `-` past TIMEOUT.
@@ -77,6 +78,13 @@ if [ "$ROWS" = small ]; then
     whole "polling N=14" "$CTMC/polling/polling.14.prism" "$CTMC/polling/polling.props" ""
     whole "polling N=16" "$POLLING/poll16.sm" "$CTMC/polling/polling.props" ""
     for n in 64 128; do whole "cluster N=$n" "$CTMC/cluster/cluster.prism" "$CTMC/cluster/cluster.props" "N=$n" 3; done
+    exit 0
+fi
+if [ "$ROWS" = mid ]; then
+    whole "kanban t=6" "$CTMC/kanban/kanban.prism" "$CTMC/kanban/kanban.props" "t=6"
+    for n in 7 8; do whole "fms n=$n" "$CTMC/fms/fms.prism" "$CTMC/fms/fms.props" "n=$n"; done
+    whole "polling N=18" "$POLLING/poll18.sm" "$CTMC/polling/polling.props" ""
+    whole "cluster N=256" "$CTMC/cluster/cluster.prism" "$CTMC/cluster/cluster.props" "N=256" 3
     exit 0
 fi
 for t in 4 5 6 7; do whole "kanban t=$t" "$CTMC/kanban/kanban.prism" "$CTMC/kanban/kanban.props" "t=$t"; done

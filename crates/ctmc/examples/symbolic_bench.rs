@@ -178,7 +178,7 @@ fn main() {
         let mut f = |j: usize, s: f64| if h[j] > 0.0 { s / h[j] } else { s };
         let t_plain = if plain {
             format!(
-                "{:.3}",
+                "{:.4}",
                 secs_per_run(iters, || c.gauss_seidel_sweep(
                     &mut x,
                     Sweep::Forward,
@@ -196,14 +196,14 @@ fn main() {
         });
         let t_sparse = if sparse {
             let csc = Csc::new(&c);
-            format!("{:.3}", secs_per_run(iters, || csc.sweep(&mut x, &mut f)))
+            format!("{:.4}", secs_per_run(iters, || csc.sweep(&mut x, &mut f)))
         } else {
             "-".into()
         };
         let st = c.stats();
         let mib = |b: u64| format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64);
         println!(
-            "| {label} | {n} | {} | {} | {} | {} | {} | {:.0}x | {} ({}+{} entries, {:.1} s) | {build:.1} | {t_plain} | {t_cached:.3} | {t_sparse} |",
+            "| {label} | {n} | {} | {} | {} | {} | {} | {:.0}x | {} ({}+{} entries, {:.1} s) | {build:.1} | {t_plain} | {t_cached:.4} | {t_sparse} |",
             c.nonzeros(),
             st.matrix_nodes,
             mib(c.matrix_bytes()),

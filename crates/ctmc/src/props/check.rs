@@ -464,6 +464,13 @@ impl<'a> Checker<'a> {
         let bsccs = self.bsccs.as_ref().expect("computed");
         let pis = self.pis.as_ref().expect("computed");
         self.stats.bsccs = Some(bsccs.len());
+        if let ([b], [pi]) = (bsccs.as_slice(), pis.as_slice()) {
+            if b.len() == n {
+                // an irreducible chain: one value everywhere, no linear system
+                let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
+                return Ok(vec![v; n]);
+            }
+        }
         let mut fixed = vec![None; n];
         for (b, pi) in bsccs.iter().zip(pis) {
             let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();

@@ -39,7 +39,9 @@ pub fn absorbing(
     with_fallback(o, progress, |method, run: Run, progress| {
         let mut x = run.start.unwrap_or_else(|| start.clone());
         let mut prev = x.clone();
-        let mut y = vec![0.0; n];
+        // the product vector of the power and Jacobi methods (Gauss-Seidel needs none)
+        let sweeps = matches!(method, Method::GaussSeidel(_) | Method::Sor(..));
+        let mut y = if sweeps { Vec::new() } else { vec![0.0; n] };
         let mut diff = f64::INFINITY;
         for it in 1..=run.budget {
             prev.copy_from_slice(&x);

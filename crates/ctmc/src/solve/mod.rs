@@ -133,6 +133,18 @@ fn end_of_iteration(
     progress: Progress,
 ) -> Result<Result<Solution, (Vec<f64>, f64)>, SolveError> {
     let diff = difference(prev, &x, o.convergence);
+    conclude(diff, x, method, it, o, progress)
+}
+
+/// [`end_of_iteration`] with the difference already measured.
+fn conclude(
+    diff: f64,
+    x: Vec<f64>,
+    method: Method,
+    it: usize,
+    o: &Options,
+    progress: Progress,
+) -> Result<Result<Solution, (Vec<f64>, f64)>, SolveError> {
     if diff.is_nan() {
         return Err(steady::not_converged(method, it, diff, o));
     }
@@ -147,6 +159,23 @@ fn end_of_iteration(
         }));
     }
     Ok(Err((x, diff)))
+}
+
+/// Scale `x` by `k` and copy it into `prev`, in one pass; returns the largest difference
+/// between the old `prev` and the scaled `x` under `c` (as [`difference`], branch-free so that
+/// it vectorises: a NaN stays).
+fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
+    let relative = c == Convergence::Relative;
+    let mut d: f64 = 0.0;
+    for (b, a) in x.iter_mut().zip(prev.iter_mut()) {
+        let v = *b * k;
+        let scale = if relative && v != 0.0 { v.abs() } else { 1.0 };
+        let r = (v - *a).abs() / scale;
+        d = if r > d || r.is_nan() { r } else { d };
+        *b = v;
+        *a = v;
+    }
+    d
 }
 
 /// The largest difference between `old` and `new` under `c`.

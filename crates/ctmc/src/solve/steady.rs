@@ -2,7 +2,8 @@
 //! section 2.3.1): `pi[j] = sum_{i != j} pi[i] R[i][j] / h[j]`, iterated by columns.
 
 use super::{
-    end_of_iteration, with_fallback, Failed, Method, Options, Progress, Run, Solution, SolveError,
+    conclude, scale_into, with_fallback, Failed, Method, Options, Progress, Run, Solution,
+    SolveError,
 };
 use crate::matrix::RateMatrix;
 
@@ -21,49 +22,41 @@ pub fn steady_state(
             method: o.method,
         });
     }
-    let h = m.exit_rates();
+    // `1 / h` (0 for a state without exit rate), in place of `h`: a multiplication per column
+    // rather than a division, and one vector of the chain's size less
+    let mut inv = m.exit_rates();
+    inv.iter_mut()
+        .for_each(|v| *v = if *v > 0.0 { 1.0 / *v } else { 0.0 });
     with_fallback(o, progress, |method, run, progress| {
-        iterate(m, &h, method, run, o, progress)
+        iterate(m, &inv, method, run, o, progress)
     })
-}
-
-fn normalise(x: &mut [f64]) -> bool {
-    let s: f64 = x.iter().sum();
-    if !(s > 0.0 && s.is_finite()) {
-        return false;
-    }
-    let inv = 1.0 / s;
-    x.iter_mut().for_each(|v| *v *= inv);
-    true
 }
 
 fn iterate(
     m: &dyn RateMatrix,
-    h: &[f64],
+    inv: &[f64],
     method: Method,
     run: Run,
     o: &Options,
     progress: Progress,
 ) -> Result<Solution, Failed> {
-    let n = h.len();
+    let n = inv.len();
     let mut x = run.start.unwrap_or_else(|| vec![1.0 / n as f64; n]);
     let mut prev = x.clone();
-    let mut y = vec![0.0; n];
-    let q = h.iter().copied().fold(0.0, f64::max) * 1.02;
-    // `1 / h` (0 for a state without exit rate): a multiplication per column, not a division
-    let inv: Vec<f64> = h
-        .iter()
-        .map(|&v| if v > 0.0 { 1.0 / v } else { 0.0 })
-        .collect();
+    // the product vector of the power and Jacobi methods (Gauss-Seidel needs none)
+    let sweeps = matches!(method, Method::GaussSeidel(_) | Method::Sor(..));
+    let mut y = if sweeps { Vec::new() } else { vec![0.0; n] };
+    // the exit rate of state `j`
+    let h = |j: usize| if inv[j] > 0.0 { 1.0 / inv[j] } else { 0.0 };
+    let q = (0..n).map(h).fold(0.0, f64::max) * 1.02;
     let mut diff = f64::INFINITY;
     for it in 1..=run.budget {
-        prev.copy_from_slice(&x);
         match method {
             Method::Power | Method::Auto => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 m.vec_mul_add(&prev, &mut y);
                 for j in 0..n {
-                    x[j] = prev[j] + (y[j] - prev[j] * h[j]) / q;
+                    x[j] = prev[j] + (y[j] - prev[j] * h(j)) / q;
                 }
             }
             Method::Jacobi | Method::Jor(_) => {
@@ -102,10 +95,14 @@ fn iterate(
                 }
             }
         }
-        if !normalise(&mut x) {
+        // normalise, measure the difference to `prev` and copy into `prev` in one pass
+        // (so `prev` equals `x` when the next iteration starts)
+        let total: f64 = x.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
             return Err(not_converged(method, it, f64::NAN, o).into());
         }
-        match end_of_iteration(&prev, x, method, it, o, progress)? {
+        let d = scale_into(&mut x, &mut prev, 1.0 / total, o.convergence);
+        match conclude(d, x, method, it, o, progress)? {
             Ok(sol) => return Ok(sol),
             Err((next, d)) => (x, diff) = (next, d),
         }
