@@ -4,7 +4,8 @@
 
 use super::steady::not_converged;
 use super::{
-    end_of_iteration, with_fallback, Failed, Method, Options, Progress, Run, Solution, SolveError,
+    conclude, difference, with_fallback, Failed, Method, Options, Progress, Run, Solution,
+    SolveError,
 };
 use crate::matrix::RateMatrix;
 
@@ -69,7 +70,14 @@ pub fn absorbing(
                     });
                 }
             }
-            match end_of_iteration(&prev, x, method, it, o, progress)? {
+            match conclude(
+                difference(&prev, &x, o.convergence),
+                x,
+                method,
+                it,
+                o,
+                progress,
+            )? {
                 Ok(sol) => return Ok(sol),
                 Err((next, d)) => (x, diff) = (next, d),
             }

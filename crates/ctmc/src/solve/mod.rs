@@ -121,22 +121,9 @@ pub enum SolveError {
 /// `false` to stop (the solver then fails with [`SolveError::Interrupted`]).
 pub type Progress<'a> = &'a mut dyn FnMut(&Method, usize, f64) -> bool;
 
-/// The end of iteration `it` of `method`: the difference between `prev` and `x` (a NaN is no
-/// convergence), the progress report (which may stop the run), and whether `x` has
-/// converged. Returns the difference, or the solution when converged.
-fn end_of_iteration(
-    prev: &[f64],
-    x: Vec<f64>,
-    method: Method,
-    it: usize,
-    o: &Options,
-    progress: Progress,
-) -> Result<Result<Solution, (Vec<f64>, f64)>, SolveError> {
-    let diff = difference(prev, &x, o.convergence);
-    conclude(diff, x, method, it, o, progress)
-}
-
-/// [`end_of_iteration`] with the difference already measured.
+/// The end of iteration `it` of `method` whose difference to the previous iterate is `diff`
+/// (a NaN is no convergence): the progress report (which may stop the run), and whether `x`
+/// has converged. Returns the difference, or the solution when converged.
 fn conclude(
     diff: f64,
     x: Vec<f64>,
@@ -179,7 +166,7 @@ fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
 }
 
 /// The largest difference between `old` and `new` under `c`.
-fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
+pub(super) fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
     let mut d: f64 = 0.0;
     for (&a, &b) in old.iter().zip(new) {
         if a == b {
