@@ -164,12 +164,13 @@ impl SplitCache {
             rate: Vec::new(),
             threshold,
         };
-        let mut done: FxHashMap<(u32, Slice), (u32, u32)> = FxHashMap::default();
+        // keyed by the whole range: an empty bottom array starts where the next one does
+        let mut done: FxHashMap<(u32, u32, Slice), (u32, u32)> = FxHashMap::default();
         for &(rate, src, des, start, len) in &b.top {
             let bs = &b.bottom[start as usize..(start + len) as usize];
             let mut link = |c: &mut SplitCache, slice: Slice| {
                 let (first, runs) = *done
-                    .entry((start, slice))
+                    .entry((start, len, slice))
                     .or_insert_with(|| c.add_runs(bs, slice));
                 Top {
                     rate,
