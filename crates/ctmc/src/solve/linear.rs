@@ -4,7 +4,7 @@
 
 use super::steady::not_converged;
 use super::{
-    conclude, difference, with_fallback, Failed, Method, Options, Progress, Run, Solution,
+    conclude, scale_into, with_fallback, Failed, Method, Options, Progress, Run, Solution,
     SolveError,
 };
 use crate::matrix::RateMatrix;
@@ -45,7 +45,6 @@ pub fn absorbing(
         let mut y = if sweeps { Vec::new() } else { vec![0.0; n] };
         let mut diff = f64::INFINITY;
         for it in 1..=run.budget {
-            prev.copy_from_slice(&x);
             match method {
                 Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
                     let w = if let Method::Jor(w) = method { w } else { 1.0 };
@@ -70,14 +69,10 @@ pub fn absorbing(
                     });
                 }
             }
-            match conclude(
-                difference(&prev, &x, o.convergence),
-                x,
-                method,
-                it,
-                o,
-                progress,
-            )? {
+            // measure the difference and copy into `prev` in one pass (so `prev` equals `x`
+            // when the next iteration starts)
+            let d = scale_into(&mut x, &mut prev, 1.0, o.convergence);
+            match conclude(d, x, method, it, o, progress)? {
                 Ok(sol) => return Ok(sol),
                 Err((next, d)) => (x, diff) = (next, d),
             }

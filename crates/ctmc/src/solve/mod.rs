@@ -149,38 +149,20 @@ fn conclude(
 }
 
 /// Scale `x` by `k` and copy it into `prev`, in one pass; returns the largest difference
-/// between the old `prev` and the scaled `x` under `c` (as [`difference`], branch-free so that
-/// it vectorises: a NaN stays).
-fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
+/// between the old `prev` and the scaled `x` under `c`: `|x' - x|`, divided by `|x'|` when
+/// relative and `x' != 0` (branch-free, so that it vectorises; a NaN stays, and means no
+/// convergence).
+pub(super) fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
     let relative = c == Convergence::Relative;
     let mut d: f64 = 0.0;
     for (b, a) in x.iter_mut().zip(prev.iter_mut()) {
         let v = *b * k;
         let scale = if relative && v != 0.0 { v.abs() } else { 1.0 };
-        let r = (v - *a).abs() / scale;
+        // equal values differ by nothing (also two infinite rewards: their difference is NaN)
+        let r = if v == *a { 0.0 } else { (v - *a).abs() / scale };
         d = if r > d || r.is_nan() { r } else { d };
         *b = v;
         *a = v;
-    }
-    d
-}
-
-/// The largest difference between `old` and `new` under `c`.
-pub(super) fn difference(old: &[f64], new: &[f64], c: Convergence) -> f64 {
-    let mut d: f64 = 0.0;
-    for (&a, &b) in old.iter().zip(new) {
-        if a == b {
-            continue;
-        }
-        // `diff / scale > d` tested as `diff > d * scale`: a division only when `d` grows
-        let diff = (b - a).abs();
-        let scale = match c {
-            Convergence::Relative if b != 0.0 => b.abs(),
-            _ => 1.0,
-        };
-        if diff > d * scale || diff.is_nan() {
-            d = diff / scale;
-        }
     }
     d
 }
