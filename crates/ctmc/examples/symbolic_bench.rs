@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use saturn_ctmc::symbolic::walk::Part;
 use saturn_ctmc::symbolic::DEFAULT_CACHE_THRESHOLD;
-use saturn_ctmc::{RateMatrix, Sweep, SymbolicCtmc};
+use saturn_ctmc::{per_column, RateMatrix, Sweep, SymbolicCtmc};
 use saturn_prism::{lower::lower, ConstOverrides};
 use saturn_symbolic::Limits;
 
@@ -56,7 +56,7 @@ impl Csc {
         }
     }
 
-    fn sweep(&self, x: &mut [f64], f: &mut dyn FnMut(usize, f64) -> f64) {
+    fn sweep(&self, x: &mut [f64], f: &mut impl FnMut(usize, f64) -> f64) {
         for j in 0..x.len() {
             let (a, b) = (self.start[j] as usize, self.start[j + 1] as usize);
             let mut s = 0.0;
@@ -182,7 +182,7 @@ fn main() {
                 secs_per_run(iters, || c.gauss_seidel_sweep(
                     &mut x,
                     Sweep::Forward,
-                    &mut f
+                    &mut per_column(|j, s, _| f(j, s))
                 ))
             )
         } else {
@@ -192,7 +192,7 @@ fn main() {
         c.enable_cache(threshold);
         let cache_build = tc.elapsed().as_secs_f64();
         let t_cached = secs_per_run(iters, || {
-            c.gauss_seidel_sweep(&mut x, Sweep::Forward, &mut f)
+            c.gauss_seidel_sweep(&mut x, Sweep::Forward, &mut per_column(|j, s, _| f(j, s)))
         });
         let t_sparse = if sparse {
             let csc = Csc::new(&c);

@@ -24,5 +24,5 @@ pub mod sparse;
 pub mod symbolic;
 
 pub use chain::Chain;
-pub use matrix::{RateMatrix, Sweep};
+pub use matrix::{per_column, ColumnUpdate, RateMatrix, Sweep};
 pub use symbolic::SymbolicCtmc;

@@ -15,7 +15,7 @@
 use saturn_dd::{Forest, NodeId};
 use saturn_model::{GeneralModel, StepError};
 
-use crate::matrix::{RateMatrix, Sweep};
+use crate::matrix::{ColumnUpdate, RateMatrix, Sweep};
 
 /// A square sparse matrix over `n` states stored both by rows and by columns.
 #[derive(Clone, Debug, Default)]
@@ -214,16 +214,11 @@ impl RateMatrix for View<'_> {
         }
     }
 
-    fn gauss_seidel_sweep(
-        &self,
-        x: &mut [f64],
-        order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
-    ) {
+    fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
         let n = self.m.n;
         let mut step = |j: usize, x: &mut [f64]| {
             let s = self.dot(j, x);
-            x[j] = f(j, s);
+            f(j, &[s], &mut x[j..=j]);
         };
         match order {
             Sweep::Forward => (0..n).for_each(|j| step(j, x)),
@@ -440,12 +435,7 @@ impl RateMatrix for SparseCtmc {
     fn vec_mul_add(&self, x: &[f64], y: &mut [f64]) {
         self.r.view().vec_mul_add(x, y)
     }
-    fn gauss_seidel_sweep(
-        &self,
-        x: &mut [f64],
-        order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
-    ) {
+    fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
         self.r.view().gauss_seidel_sweep(x, order, f)
     }
     fn memory_bytes(&self) -> u64 {

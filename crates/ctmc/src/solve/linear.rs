@@ -4,8 +4,8 @@
 
 use super::steady::not_converged;
 use super::{
-    conclude, scale_into, with_fallback, Failed, Method, Options, Progress, Run, Solution,
-    SolveError,
+    conclude, scale_into, see, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
+    Solution, SolveError,
 };
 use crate::matrix::RateMatrix;
 
@@ -37,15 +37,20 @@ pub fn absorbing(
     // `1 / h`: a multiplication per state, not a division (only unknown states, `h > 0`, use it)
     let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
     let inv = &inv;
+    let relative = o.convergence == Convergence::Relative;
     with_fallback(o, progress, |method, run: Run, progress| {
         let mut x = run.start.unwrap_or_else(|| start.clone());
-        let mut prev = x.clone();
-        // the product vector of the power and Jacobi methods (Gauss-Seidel needs none)
+        // the previous iterate and the product vector of the power and Jacobi methods
+        // (Gauss-Seidel needs neither: it measures the difference as it sweeps)
         let sweeps = matches!(method, Method::GaussSeidel(_) | Method::Sor(..));
-        let mut y = if sweeps { Vec::new() } else { vec![0.0; n] };
+        let (mut prev, mut y) = if sweeps {
+            (Vec::new(), Vec::new())
+        } else {
+            (x.clone(), vec![0.0; n])
+        };
         let mut diff = f64::INFINITY;
         for it in 1..=run.budget {
-            match method {
+            let d = match method {
                 Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
                     let w = if let Method::Jor(w) = method { w } else { 1.0 };
                     y.iter_mut().for_each(|v| *v = 0.0);
@@ -55,6 +60,9 @@ pub fn absorbing(
                             x[s] = (1.0 - w) * prev[s] + w * (c[s] + y[s] * inv[s]);
                         }
                     }
+                    // measure the difference and copy into `prev` in one pass (so `prev`
+                    // equals `x` when the next iteration starts)
+                    scale_into(&mut x, &mut prev, 1.0, o.convergence)
                 }
                 Method::GaussSeidel(order) | Method::Sor(order, _) => {
                     let w = if let Method::Sor(_, w) = method {
@@ -62,16 +70,25 @@ pub fn absorbing(
                     } else {
                         1.0
                     };
-                    let prev = &prev;
-                    rt.gauss_seidel_sweep(&mut x, order, &mut |s, sum| match fixed[s] {
-                        Some(v) => v,
-                        None => (1.0 - w) * prev[s] + w * (c[s] + sum * inv[s]),
+                    let mut d = 0.0f64;
+                    rt.gauss_seidel_sweep(&mut x, order, &mut |lo, sums, xs| {
+                        // locals, not the captured variables, in the loop (kept in registers)
+                        let (mut dl, w, relative) = (d, w, relative);
+                        for (k, (v, &sum)) in xs.iter_mut().zip(sums).enumerate() {
+                            let s = lo + k;
+                            let old = *v;
+                            let new = match fixed[s] {
+                                Some(v) => v,
+                                None => (1.0 - w) * old + w * (c[s] + sum * inv[s]),
+                            };
+                            see(&mut dl, new, old, relative);
+                            *v = new;
+                        }
+                        d = dl;
                     });
+                    d
                 }
-            }
-            // measure the difference and copy into `prev` in one pass (so `prev` equals `x`
-            // when the next iteration starts)
-            let d = scale_into(&mut x, &mut prev, 1.0, o.convergence);
+            };
             match conclude(d, x, method, it, o, progress)? {
                 Ok(sol) => return Ok(sol),
                 Err((next, d)) => (x, diff) = (next, d),

@@ -18,6 +18,7 @@ pub use linear::absorbing;
 pub use steady::steady_state;
 
 use crate::matrix::Sweep;
+use std::cmp::Ordering;
 
 /// An iterative method.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -148,19 +149,61 @@ fn conclude(
     Ok(Err((x, diff)))
 }
 
+/// The difference between a new value and the old one under `c`'s measure: `|new - old|`,
+/// divided by `|new|` when relative and `new != 0`; equal values differ by nothing (also two
+/// infinite rewards, whose difference is NaN). Branch-free, so that loops over it vectorise.
+#[inline(always)]
+pub(super) fn gap(new: f64, old: f64, relative: bool) -> f64 {
+    let scale = if relative && new != 0.0 {
+        new.abs()
+    } else {
+        1.0
+    };
+    if new == old {
+        0.0
+    } else {
+        (new - old).abs() / scale
+    }
+}
+
+/// `d <- widen(d, gap(new, old, relative))` without a division in the common case (the new
+/// difference is not larger): one comparison, the branch almost always the same way.
+#[inline(always)]
+pub(super) fn see(d: &mut f64, new: f64, old: f64, relative: bool) {
+    let scale = if relative && new != 0.0 {
+        new.abs()
+    } else {
+        1.0
+    };
+    // unless not larger (an unordered comparison, a NaN, takes the exact path)
+    let within = matches!(
+        (new - old).abs().partial_cmp(&(*d * scale)),
+        Some(Ordering::Less | Ordering::Equal)
+    );
+    if !within {
+        *d = widen(*d, gap(new, old, relative));
+    }
+}
+
+/// The larger of two differences, a NaN (no convergence) winning.
+#[inline(always)]
+pub(super) fn widen(d: f64, r: f64) -> f64 {
+    if r > d || r.is_nan() {
+        r
+    } else {
+        d
+    }
+}
+
 /// Scale `x` by `k` and copy it into `prev`, in one pass; returns the largest difference
-/// between the old `prev` and the scaled `x` under `c`: `|x' - x|`, divided by `|x'|` when
-/// relative and `x' != 0` (branch-free, so that it vectorises; a NaN stays, and means no
+/// ([`gap`]) between the old `prev` and the scaled `x` under `c` (a NaN stays, and means no
 /// convergence).
 pub(super) fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
     let relative = c == Convergence::Relative;
     let mut d: f64 = 0.0;
     for (b, a) in x.iter_mut().zip(prev.iter_mut()) {
         let v = *b * k;
-        let scale = if relative && v != 0.0 { v.abs() } else { 1.0 };
-        // equal values differ by nothing (also two infinite rewards: their difference is NaN)
-        let r = if v == *a { 0.0 } else { (v - *a).abs() / scale };
-        d = if r > d || r.is_nan() { r } else { d };
+        see(&mut d, v, *a, relative);
         *b = v;
         *a = v;
     }

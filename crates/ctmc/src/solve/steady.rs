@@ -2,8 +2,8 @@
 //! section 2.3.1): `pi[j] = sum_{i != j} pi[i] R[i][j] / h[j]`, iterated by columns.
 
 use super::{
-    conclude, scale_into, with_fallback, Failed, Method, Options, Progress, Run, Solution,
-    SolveError,
+    conclude, scale_into, see, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
+    Solution, SolveError,
 };
 use crate::matrix::RateMatrix;
 
@@ -41,33 +41,44 @@ fn iterate(
     progress: Progress,
 ) -> Result<Solution, Failed> {
     let n = inv.len();
+    let relative = o.convergence == Convergence::Relative;
     let mut x = run.start.unwrap_or_else(|| vec![1.0 / n as f64; n]);
-    let mut prev = x.clone();
-    // the product vector of the power and Jacobi methods (Gauss-Seidel needs none)
+    // the previous iterate and the product vector of the power and Jacobi methods
+    // (Gauss-Seidel needs neither: it measures the difference as it sweeps)
     let sweeps = matches!(method, Method::GaussSeidel(_) | Method::Sor(..));
-    let mut y = if sweeps { Vec::new() } else { vec![0.0; n] };
+    let (mut prev, mut y) = if sweeps {
+        (Vec::new(), Vec::new())
+    } else {
+        (x.clone(), vec![0.0; n])
+    };
     // the exit rate of state `j`
     let h = |j: usize| if inv[j] > 0.0 { 1.0 / inv[j] } else { 0.0 };
     let q = (0..n).map(h).fold(0.0, f64::max) * 1.02;
     let mut diff = f64::INFINITY;
     for it in 1..=run.budget {
-        match method {
-            Method::Power | Method::Auto => {
+        let d = match method {
+            Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 m.vec_mul_add(&prev, &mut y);
-                for j in 0..n {
-                    x[j] = prev[j] + (y[j] - prev[j] * h(j)) / q;
-                }
-            }
-            Method::Jacobi | Method::Jor(_) => {
-                let w = if let Method::Jor(w) = method { w } else { 1.0 };
-                y.iter_mut().for_each(|v| *v = 0.0);
-                m.vec_mul_add(&prev, &mut y);
-                for j in 0..n {
-                    if inv[j] > 0.0 {
-                        x[j] = (1.0 - w) * prev[j] + w * y[j] * inv[j];
+                if let Method::Jacobi | Method::Jor(_) = method {
+                    let w = if let Method::Jor(w) = method { w } else { 1.0 };
+                    for j in 0..n {
+                        if inv[j] > 0.0 {
+                            x[j] = (1.0 - w) * prev[j] + w * y[j] * inv[j];
+                        }
+                    }
+                } else {
+                    for j in 0..n {
+                        x[j] = prev[j] + (y[j] - prev[j] * h(j)) / q;
                     }
                 }
+                // normalise, measure the difference to `prev` and copy into `prev` in one
+                // pass (so `prev` equals `x` when the next iteration starts)
+                let total: f64 = x.iter().sum();
+                if !(total > 0.0 && total.is_finite()) {
+                    return Err(not_converged(method, it, f64::NAN, o).into());
+                }
+                scale_into(&mut x, &mut prev, 1.0 / total, o.convergence)
             }
             Method::GaussSeidel(order) | Method::Sor(order, _) => {
                 let w = if let Method::Sor(_, w) = method {
@@ -75,35 +86,51 @@ fn iterate(
                 } else {
                     1.0
                 };
-                let (prev, inv) = (&prev, &inv);
-                if w == 1.0 {
-                    m.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
-                        if inv[j] > 0.0 {
-                            s * inv[j]
+                // the difference and the total as the columns are written (with `w = 1` the
+                // relaxation is exact: `0 * old + 1 * new`)
+                let (mut d, mut total) = (0.0f64, 0.0f64);
+                m.gauss_seidel_sweep(&mut x, order, &mut |lo, sums, xs| {
+                    // locals, not the captured variables, in the loop (kept in registers)
+                    let (mut dl, mut tl, w, relative) = (d, 0.0, w, relative);
+                    let inv = &inv[lo..lo + xs.len()];
+                    for ((v, &s), &i) in xs.iter_mut().zip(sums).zip(inv) {
+                        let old = *v;
+                        let new = if i > 0.0 {
+                            (1.0 - w) * old + w * s * i
                         } else {
-                            prev[j]
-                        }
-                    });
+                            old
+                        };
+                        see(&mut dl, new, old, relative);
+                        tl += new;
+                        *v = new;
+                    }
+                    d = dl;
+                    total += tl;
+                });
+                if !(total > 0.0 && total.is_finite()) {
+                    return Err(not_converged(method, it, f64::NAN, o).into());
+                }
+                // The iterates are not normalised as they go (a pass over `x` each time): the
+                // relative difference does not see a common scale, and the scale converges
+                // with the iterates (the fixed points are the multiples of the distribution).
+                // Only a scale far from 1 is brought back, against overflow and underflow.
+                if !(1.0 / 1024.0..=1024.0).contains(&total) {
+                    x.iter_mut().for_each(|v| *v /= total);
+                }
+                // an absolute difference is one of the distribution, not of its multiple
+                if relative {
+                    d
                 } else {
-                    m.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
-                        if inv[j] > 0.0 {
-                            (1.0 - w) * prev[j] + w * s * inv[j]
-                        } else {
-                            prev[j]
-                        }
-                    });
+                    d / total
                 }
             }
-        }
-        // normalise, measure the difference to `prev` and copy into `prev` in one pass
-        // (so `prev` equals `x` when the next iteration starts)
-        let total: f64 = x.iter().sum();
-        if !(total > 0.0 && total.is_finite()) {
-            return Err(not_converged(method, it, f64::NAN, o).into());
-        }
-        let d = scale_into(&mut x, &mut prev, 1.0 / total, o.convergence);
+        };
         match conclude(d, x, method, it, o, progress)? {
-            Ok(sol) => return Ok(sol),
+            Ok(mut sol) => {
+                let total: f64 = sol.x.iter().sum();
+                sol.x.iter_mut().for_each(|v| *v /= total);
+                return Ok(sol);
+            }
             Err((next, d)) => (x, diff) = (next, d),
         }
     }

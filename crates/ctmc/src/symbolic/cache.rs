@@ -25,9 +25,9 @@ use std::cmp::Ordering;
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
 
-use super::gauss_seidel::finalise;
+use super::gauss_seidel::{finalise, zeroed};
 use super::walk::{Entries, Part, Snap, Walker};
-use crate::Sweep;
+use crate::{ColumnUpdate, Sweep};
 
 /// An above-path entry and the runs of its bottom array (`first..first + runs`).
 #[derive(Clone, Copy, Debug)]
@@ -287,12 +287,11 @@ impl SplitCache {
         &self,
         x: &mut [f64],
         order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
+        f: &mut ColumnUpdate<'_>,
         acc: &mut Vec<f64>,
     ) {
         let n = x.len();
-        acc.clear();
-        acc.resize(n, 0.0);
+        zeroed(acc, n);
         let mut done = 0usize;
         match order {
             Sweep::Forward => {

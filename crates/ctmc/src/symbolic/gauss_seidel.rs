@@ -17,36 +17,51 @@
 //! end. The backward order mirrors all of this (entries in reverse order, phases swapped).
 
 use super::walk::{Entries, Part};
-use crate::Sweep;
+use crate::{ColumnUpdate, Sweep};
 
-/// Finalise the columns `done..upto` of the sweep order (`x[c] <- f(c, acc[c])`); returns
-/// `upto`. Kept out of line so that the per-entry loop stays small.
+/// Finalise the columns `done..upto` of the sweep order: one call of `f` on the block of
+/// columns they are (`x[c] <- f(c, acc[c])`), then their partial sums set back to zero (so the
+/// next sweep starts from zero without a pass of its own); returns `upto`. Kept out of line so
+/// that the per-entry loop stays small.
 #[inline(never)]
 pub(crate) fn finalise(
     x: &mut [f64],
-    acc: &[f64],
-    f: &mut dyn FnMut(usize, f64) -> f64,
+    acc: &mut [f64],
+    f: &mut ColumnUpdate<'_>,
     done: usize,
     upto: usize,
     rev: bool,
 ) -> usize {
     let n = x.len();
-    for t in done..upto {
-        let c = if rev { n - 1 - t } else { t };
-        x[c] = f(c, acc[c]);
+    let (lo, hi) = if rev {
+        (n - upto, n - done)
+    } else {
+        (done, upto)
+    };
+    if lo < hi {
+        f(lo, &acc[lo..hi], &mut x[lo..hi]);
+        acc[lo..hi].fill(0.0);
     }
     upto
 }
 
+/// Make `acc` the zero vector of length `n` (it is one already between sweeps of one matrix).
+pub(crate) fn zeroed(acc: &mut Vec<f64>, n: usize) {
+    if acc.len() != n {
+        acc.clear();
+        acc.resize(n, 0.0);
+    }
+}
+
 /// Thesis Figures 6.3-6.4: one Gauss-Seidel sweep in two phases (see the module
-/// documentation), calling `f` once per column in `order`. The partial sums go to `acc`
-/// (resized to `x.len()` and zeroed here), so neither phase branches on whether a column has
-/// been written yet.
+/// documentation), calling `f` on blocks of columns in `order`. The partial sums go to `acc`
+/// (zero on entry, of `x.len()` or resized to it, and zero again on return), so neither phase
+/// branches on whether a column has been written yet.
 pub fn two_phase_sweep<E: Entries>(
     entries: &E,
     x: &mut [f64],
     order: Sweep,
-    f: &mut dyn FnMut(usize, f64) -> f64,
+    f: &mut ColumnUpdate<'_>,
     acc: &mut Vec<f64>,
 ) {
     let n = x.len();
@@ -54,8 +69,7 @@ pub fn two_phase_sweep<E: Entries>(
         Sweep::Forward => (Part::Down, Part::Up, false),
         Sweep::Backward => (Part::Up, Part::Down, true),
     };
-    acc.clear();
-    acc.resize(n, 0.0);
+    zeroed(acc, n);
     // phase one: sums over the entries coming from columns not yet swept
     entries.for_each(first, rev, &mut |s, d, rate| acc[d] += x[s] * rate);
     // phase two: entries from swept columns, each column finalised before it is read

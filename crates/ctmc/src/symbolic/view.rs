@@ -15,7 +15,7 @@ use super::cache::SplitCache;
 use super::gauss_seidel::two_phase_sweep;
 use super::walk::{Entries, Part, Walker};
 use super::{BuildError, SymbolicCtmc};
-use crate::{RateMatrix, Sweep};
+use crate::{ColumnUpdate, RateMatrix, Sweep};
 
 /// A matrix of the chain's forest, seen through an index function.
 pub struct MatrixView<'a> {
@@ -84,13 +84,14 @@ impl Ops<'_> {
     }
 
     /// Thesis Figures 6.3-6.4 (6.6-6.7 with the cache).
-    pub(crate) fn gauss_seidel_sweep(
-        &self,
-        x: &mut [f64],
-        order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
-    ) {
-        let mut acc = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+    pub(crate) fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
+        // the partial sums are all zero between sweeps (each sweep zeroes what it consumed),
+        // unless a sweep was abandoned by a panic
+        let mut acc = self.scratch.lock().unwrap_or_else(|e| {
+            let mut acc = e.into_inner();
+            acc.clear();
+            acc
+        });
         match self.cache {
             Some(c) => c.two_phase_sweep(x, order, f, &mut acc),
             None => two_phase_sweep(&self.walker, x, order, f, &mut acc),
@@ -125,12 +126,7 @@ impl<T: Swept> RateMatrix for T {
     }
 
     /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
-    fn gauss_seidel_sweep(
-        &self,
-        x: &mut [f64],
-        order: Sweep,
-        f: &mut dyn FnMut(usize, f64) -> f64,
-    ) {
+    fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
         self.ops().gauss_seidel_sweep(x, order, f)
     }
 

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use saturn_ctmc::symbolic::walk::Part;
-use saturn_ctmc::{RateMatrix, Sweep, SymbolicCtmc};
+use saturn_ctmc::{per_column, RateMatrix, Sweep, SymbolicCtmc};
 use saturn_model::GeneralModel;
 use saturn_reference::explore_general;
 
@@ -153,14 +153,28 @@ pub fn check_products(c: &impl RateMatrix, e: &Explicit) {
             let s: f64 = (0..n).filter(|&i| i != j).map(|i| want[i] * m[i][j]).sum();
             want[j] = 0.5 * s + b[j];
         }
-        let mut calls = Vec::new();
-        c.gauss_seidel_sweep(&mut x, order, &mut |j, s| {
-            calls.push(j);
-            0.5 * s + b[j]
+        // the blocks of columns, each with its old values as `f` saw them
+        let mut blocks = Vec::new();
+        let before = x.clone();
+        c.gauss_seidel_sweep(&mut x, order, &mut |lo, sums, xs| {
+            assert_eq!(sums.len(), xs.len(), "one sum per column");
+            assert_eq!(xs, &before[lo..lo + xs.len()], "f sees the old values");
+            blocks.push((lo, xs.len()));
+            for (k, v) in xs.iter_mut().enumerate() {
+                *v = 0.5 * sums[k] + b[lo + k];
+            }
         });
+        let mut calls: Vec<usize> = Vec::new();
+        for &(lo, len) in &blocks {
+            let block: Vec<usize> = (lo..lo + len).collect();
+            match order {
+                Sweep::Forward => calls.extend(block),
+                Sweep::Backward => calls.extend(block.into_iter().rev()),
+            }
+        }
         assert_eq!(
             calls, cols,
-            "{order:?} sweep visits every column once, in order"
+            "{order:?} sweep visits every column once, the blocks in order"
         );
         for j in 0..n {
             assert!(
@@ -238,7 +252,14 @@ pub fn gs_steady_state(c: &impl RateMatrix, order: Sweep) -> Vec<f64> {
     let mut diff = f64::NAN;
     for _ in 0..200_000 {
         let old = x.clone();
-        c.gauss_seidel_sweep(&mut x, order, &mut |j, s| 0.1 * old[j] + 0.9 * s / h[j]);
+        c.gauss_seidel_sweep(
+            &mut x,
+            order,
+            &mut per_column(|j, s, was| {
+                assert_eq!(was, old[j], "f sees the old value");
+                0.1 * was + 0.9 * s / h[j]
+            }),
+        );
         let total: f64 = x.iter().sum();
         x.iter_mut().for_each(|v| *v /= total);
         diff = x
