@@ -18,9 +18,10 @@ mod polling;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use saturn_ctmc::matrix::{Relaxation, SweepStats};
 use saturn_ctmc::symbolic::walk::Part;
 use saturn_ctmc::symbolic::DEFAULT_CACHE_THRESHOLD;
-use saturn_ctmc::{per_column, RateMatrix, Sweep, SymbolicCtmc};
+use saturn_ctmc::{RateMatrix, Sweep, SymbolicCtmc};
 use saturn_prism::{lower::lower, ConstOverrides};
 use saturn_symbolic::Limits;
 
@@ -56,15 +57,18 @@ impl Csc {
         }
     }
 
-    fn sweep(&self, x: &mut [f64], f: &mut impl FnMut(usize, f64) -> f64) {
+    /// The solvers' Gauss-Seidel sweep, its update inlined.
+    fn sweep(&self, x: &mut [f64], r: &Relaxation<'_>) -> SweepStats {
+        let mut m = SweepStats::default();
         for j in 0..x.len() {
             let (a, b) = (self.start[j] as usize, self.start[j + 1] as usize);
             let mut s = 0.0;
             for k in a..b {
                 s += x[self.rows[k] as usize] * self.vals[k];
             }
-            x[j] = f(j, s);
+            r.update_as::<false, false>(j, &[s], &mut x[j..=j], &mut m);
         }
+        m
     }
 }
 
@@ -175,15 +179,24 @@ fn main() {
         let n = c.states();
         let h = c.exit_rates();
         let mut x = vec![1.0 / n as f64; n];
-        let mut f = |j: usize, s: f64| if h[j] > 0.0 { s / h[j] } else { s };
+        // the steady-state solver's update (Gauss-Seidel, relative difference)
+        let inv: Vec<f64> = h
+            .iter()
+            .map(|&v| if v > 0.0 { 1.0 / v } else { 0.0 })
+            .collect();
+        let r = Relaxation {
+            w: 1.0,
+            inv: &inv,
+            rhs: None,
+            fixed: None,
+            relative: true,
+        };
         let t_plain = if plain {
             format!(
                 "{:.4}",
-                secs_per_run(iters, || c.gauss_seidel_sweep(
-                    &mut x,
-                    Sweep::Forward,
-                    &mut per_column(|j, s, _| f(j, s))
-                ))
+                secs_per_run(iters, || {
+                    c.relaxed_sweep(&mut x, Sweep::Forward, &r);
+                })
             )
         } else {
             "-".into()
@@ -192,11 +205,16 @@ fn main() {
         c.enable_cache(threshold);
         let cache_build = tc.elapsed().as_secs_f64();
         let t_cached = secs_per_run(iters, || {
-            c.gauss_seidel_sweep(&mut x, Sweep::Forward, &mut per_column(|j, s, _| f(j, s)))
+            c.relaxed_sweep(&mut x, Sweep::Forward, &r);
         });
         let t_sparse = if sparse {
             let csc = Csc::new(&c);
-            format!("{:.4}", secs_per_run(iters, || csc.sweep(&mut x, &mut f)))
+            format!(
+                "{:.4}",
+                secs_per_run(iters, || {
+                    csc.sweep(&mut x, &r);
+                })
+            )
         } else {
             "-".into()
         };

@@ -4,10 +4,10 @@
 
 use super::steady::not_converged;
 use super::{
-    conclude, scale_into, see, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
+    conclude, scale_into, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
     Solution, SolveError,
 };
-use crate::matrix::RateMatrix;
+use crate::matrix::{RateMatrix, Relaxation};
 
 /// Solve `x[s] = fixed[s]` where given, else `x[s] = c[s] + (sum_j R[s][j] x[j]) / h[s]`.
 ///
@@ -70,23 +70,14 @@ pub fn absorbing(
                     } else {
                         1.0
                     };
-                    let mut d = 0.0f64;
-                    rt.gauss_seidel_sweep(&mut x, order, &mut |lo, sums, xs| {
-                        // locals, not the captured variables, in the loop (kept in registers)
-                        let (mut dl, w, relative) = (d, w, relative);
-                        for (k, (v, &sum)) in xs.iter_mut().zip(sums).enumerate() {
-                            let s = lo + k;
-                            let old = *v;
-                            let new = match fixed[s] {
-                                Some(v) => v,
-                                None => (1.0 - w) * old + w * (c[s] + sum * inv[s]),
-                            };
-                            see(&mut dl, new, old, relative);
-                            *v = new;
-                        }
-                        d = dl;
-                    });
-                    d
+                    let r = Relaxation {
+                        w,
+                        inv,
+                        rhs: Some(c),
+                        fixed: Some(fixed),
+                        relative,
+                    };
+                    rt.relaxed_sweep(&mut x, order, &r).diff
                 }
             };
             match conclude(d, x, method, it, o, progress)? {

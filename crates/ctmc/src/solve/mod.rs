@@ -17,8 +17,7 @@ mod steady;
 pub use linear::absorbing;
 pub use steady::steady_state;
 
-use crate::matrix::Sweep;
-use std::cmp::Ordering;
+use crate::matrix::{see, Sweep};
 
 /// An iterative method.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,54 +148,8 @@ fn conclude(
     Ok(Err((x, diff)))
 }
 
-/// The difference between a new value and the old one under `c`'s measure: `|new - old|`,
-/// divided by `|new|` when relative and `new != 0`; equal values differ by nothing (also two
-/// infinite rewards, whose difference is NaN). Branch-free, so that loops over it vectorise.
-#[inline(always)]
-pub(super) fn gap(new: f64, old: f64, relative: bool) -> f64 {
-    let scale = if relative && new != 0.0 {
-        new.abs()
-    } else {
-        1.0
-    };
-    if new == old {
-        0.0
-    } else {
-        (new - old).abs() / scale
-    }
-}
-
-/// `d <- widen(d, gap(new, old, relative))` without a division in the common case (the new
-/// difference is not larger): one comparison, the branch almost always the same way.
-#[inline(always)]
-pub(super) fn see(d: &mut f64, new: f64, old: f64, relative: bool) {
-    let scale = if relative && new != 0.0 {
-        new.abs()
-    } else {
-        1.0
-    };
-    // unless not larger (an unordered comparison, a NaN, takes the exact path)
-    let within = matches!(
-        (new - old).abs().partial_cmp(&(*d * scale)),
-        Some(Ordering::Less | Ordering::Equal)
-    );
-    if !within {
-        *d = widen(*d, gap(new, old, relative));
-    }
-}
-
-/// The larger of two differences, a NaN (no convergence) winning.
-#[inline(always)]
-pub(super) fn widen(d: f64, r: f64) -> f64 {
-    if r > d || r.is_nan() {
-        r
-    } else {
-        d
-    }
-}
-
 /// Scale `x` by `k` and copy it into `prev`, in one pass; returns the largest difference
-/// ([`gap`]) between the old `prev` and the scaled `x` under `c` (a NaN stays, and means no
+/// ([`see`]) between the old `prev` and the scaled `x` under `c` (a NaN stays, and means no
 /// convergence).
 pub(super) fn scale_into(x: &mut [f64], prev: &mut [f64], k: f64, c: Convergence) -> f64 {
     let relative = c == Convergence::Relative;

@@ -2,10 +2,10 @@
 //! section 2.3.1): `pi[j] = sum_{i != j} pi[i] R[i][j] / h[j]`, iterated by columns.
 
 use super::{
-    conclude, scale_into, see, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
+    conclude, scale_into, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
     Solution, SolveError,
 };
-use crate::matrix::RateMatrix;
+use crate::matrix::{RateMatrix, Relaxation, SweepStats};
 
 /// The stationary distribution of the irreducible chain `m` (every state reaches every other).
 /// Starts from the uniform distribution and normalises after every iteration.
@@ -88,25 +88,14 @@ fn iterate(
                 };
                 // the difference and the total as the columns are written (with `w = 1` the
                 // relaxation is exact: `0 * old + 1 * new`)
-                let (mut d, mut total) = (0.0f64, 0.0f64);
-                m.gauss_seidel_sweep(&mut x, order, &mut |lo, sums, xs| {
-                    // locals, not the captured variables, in the loop (kept in registers)
-                    let (mut dl, mut tl, w, relative) = (d, 0.0, w, relative);
-                    let inv = &inv[lo..lo + xs.len()];
-                    for ((v, &s), &i) in xs.iter_mut().zip(sums).zip(inv) {
-                        let old = *v;
-                        let new = if i > 0.0 {
-                            (1.0 - w) * old + w * s * i
-                        } else {
-                            old
-                        };
-                        see(&mut dl, new, old, relative);
-                        tl += new;
-                        *v = new;
-                    }
-                    d = dl;
-                    total += tl;
-                });
+                let r = Relaxation {
+                    w,
+                    inv,
+                    rhs: None,
+                    fixed: None,
+                    relative,
+                };
+                let SweepStats { diff: d, total } = m.relaxed_sweep(&mut x, order, &r);
                 if !(total > 0.0 && total.is_finite()) {
                     return Err(not_converged(method, it, f64::NAN, o).into());
                 }

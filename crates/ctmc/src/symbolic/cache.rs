@@ -27,7 +27,7 @@ use saturn_dd::NodeId;
 
 use super::gauss_seidel::{finalise, zeroed};
 use super::walk::{Entries, Part, Snap, Walker};
-use crate::{ColumnUpdate, Sweep};
+use crate::Sweep;
 
 /// An above-path entry and the runs of its bottom array (`first..first + runs`).
 #[derive(Clone, Copy, Debug)]
@@ -283,11 +283,11 @@ impl SplitCache {
     /// Thesis Figures 6.6-6.7 (*GSForwardCache* and its backward sibling) in the two phases
     /// of Figures 6.3-6.4 ([`super::gauss_seidel::two_phase_sweep`]), a run at a time (see
     /// the module documentation).
-    pub(crate) fn two_phase_sweep(
+    pub(crate) fn two_phase_sweep<F: FnMut(usize, &[f64], &mut [f64]) + ?Sized>(
         &self,
         x: &mut [f64],
         order: Sweep,
-        f: &mut ColumnUpdate<'_>,
+        f: &mut F,
         acc: &mut Vec<f64>,
     ) {
         let n = x.len();

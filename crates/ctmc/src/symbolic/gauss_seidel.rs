@@ -17,17 +17,17 @@
 //! end. The backward order mirrors all of this (entries in reverse order, phases swapped).
 
 use super::walk::{Entries, Part};
-use crate::{ColumnUpdate, Sweep};
+use crate::Sweep;
 
 /// Finalise the columns `done..upto` of the sweep order: one call of `f` on the block of
 /// columns they are (`x[c] <- f(c, acc[c])`), then their partial sums set back to zero (so the
 /// next sweep starts from zero without a pass of its own); returns `upto`. Kept out of line so
 /// that the per-entry loop stays small.
 #[inline(never)]
-pub(crate) fn finalise(
+pub(crate) fn finalise<F: FnMut(usize, &[f64], &mut [f64]) + ?Sized>(
     x: &mut [f64],
     acc: &mut [f64],
-    f: &mut ColumnUpdate<'_>,
+    f: &mut F,
     done: usize,
     upto: usize,
     rev: bool,
@@ -57,11 +57,11 @@ pub(crate) fn zeroed(acc: &mut Vec<f64>, n: usize) {
 /// documentation), calling `f` on blocks of columns in `order`. The partial sums go to `acc`
 /// (zero on entry, of `x.len()` or resized to it, and zero again on return), so neither phase
 /// branches on whether a column has been written yet.
-pub fn two_phase_sweep<E: Entries>(
+pub fn two_phase_sweep<E: Entries, F: FnMut(usize, &[f64], &mut [f64]) + ?Sized>(
     entries: &E,
     x: &mut [f64],
     order: Sweep,
-    f: &mut ColumnUpdate<'_>,
+    f: &mut F,
     acc: &mut Vec<f64>,
 ) {
     let n = x.len();

@@ -15,6 +15,7 @@ use super::cache::SplitCache;
 use super::gauss_seidel::two_phase_sweep;
 use super::walk::{Entries, Part, Walker};
 use super::{BuildError, SymbolicCtmc};
+use crate::matrix::{Relaxation, SweepStats};
 use crate::{ColumnUpdate, RateMatrix, Sweep};
 
 /// A matrix of the chain's forest, seen through an index function.
@@ -128,6 +129,24 @@ impl<T: Swept> RateMatrix for T {
     /// Thesis Figures 6.3-6.4 (and 6.6-6.7 with the cache).
     fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
         self.ops().gauss_seidel_sweep(x, order, f)
+    }
+
+    /// The solvers' sweep with their update compiled into Figures 6.3-6.4 (6.6-6.7): one
+    /// instance per kind of update.
+    fn relaxed_sweep(&self, x: &mut [f64], order: Sweep, r: &Relaxation<'_>) -> SweepStats {
+        let mut m = SweepStats::default();
+        let ops = self.ops();
+        match (r.rhs.is_some(), r.fixed.is_some()) {
+            (false, false) => {
+                ops.gauss_seidel_sweep(x, order, &mut |lo, s: &[f64], xs: &mut [f64]| {
+                    r.update_as::<false, false>(lo, s, xs, &mut m)
+                })
+            }
+            _ => ops.gauss_seidel_sweep(x, order, &mut |lo, s: &[f64], xs: &mut [f64]| {
+                r.update_as::<true, true>(lo, s, xs, &mut m)
+            }),
+        }
+        m
     }
 
     fn memory_bytes(&self) -> u64 {
