@@ -2,6 +2,7 @@
 
 use saturn_model::expr::{binary, Value};
 use saturn_model::GeneralModel;
+use std::rc::Rc;
 
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
@@ -78,11 +79,46 @@ pub struct Checker<'a> {
     progress: CheckProgress<'a>,
     bsccs: Option<Vec<Vec<u32>>>,
     pis: Option<Vec<Vec<f64>>>,
-    reward_rates: Vec<Option<Vec<f64>>>,
+    reward_rates: Vec<Option<Rc<[f64]>>>,
     stats: Stats,
 }
 
-type Vals = Vec<Value>;
+/// A value in every state: one value everywhere (an irreducible chain's long-run averages,
+/// a filter's answer) is kept once, not once per state.
+enum Vals {
+    Same(Value, usize),
+    Each(Vec<Value>),
+}
+
+impl Vals {
+    fn get(&self, i: usize) -> Value {
+        match self {
+            Vals::Same(v, _) => *v,
+            Vals::Each(v) => v[i],
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Vals::Same(_, n) => *n,
+            Vals::Each(v) => v.len(),
+        }
+    }
+
+    fn into_vec(self) -> Vec<Value> {
+        match self {
+            Vals::Same(v, n) => vec![v; n],
+            Vals::Each(v) => v,
+        }
+    }
+}
+
+/// A number in every state: one value everywhere (an irreducible chain's long-run average)
+/// or a value per state.
+enum Numbers {
+    Everywhere(f64),
+    PerState(Vec<f64>),
+}
 
 impl<'a> Checker<'a> {
     /// `actions[e]`: the action of event `e` of `model` (for transition rewards).
@@ -121,17 +157,21 @@ impl<'a> Checker<'a> {
         if let Csl::Filter { op, prop, states } = f {
             return self.filter(*op, prop, states.as_deref());
         }
-        let v = self.eval(f)?;
+        let v = self.eval_vals(f)?;
         let init = self.ctmc.initial();
         if init.is_empty() {
             return Err(CheckError::Filter("the model has no initial state".into()));
         }
-        let vals: Vec<Value> = init.iter().map(|&i| v[i]).collect();
+        let vals: Vec<Value> = init.iter().map(|&i| v.get(i)).collect();
         fold_initial(&vals)
     }
 
     /// The value of `f` in every state.
-    pub fn eval(&mut self, f: &Csl) -> Result<Vals, CheckError> {
+    pub fn eval(&mut self, f: &Csl) -> Result<Vec<Value>, CheckError> {
+        Ok(self.eval_vals(f)?.into_vec())
+    }
+
+    fn eval_vals(&mut self, f: &Csl) -> Result<Vals, CheckError> {
         let n = self.ctmc.len();
         Ok(match f {
             Csl::Expr(e) => {
@@ -143,25 +183,30 @@ impl<'a> Checker<'a> {
                     })?);
                     Ok(())
                 })?;
-                out
+                Vals::Each(out)
             }
             Csl::Init => marks(n, self.ctmc.initial()),
             Csl::Deadlock => marks(n, self.ctmc.deadlocks()),
             Csl::Not(a) => {
                 let a = self.bools(a)?;
-                a.into_iter().map(|x| Value::Bool(!x)).collect()
+                Vals::Each(a.into_iter().map(|x| Value::Bool(!x)).collect())
             }
             Csl::Bin(op, a, b) => {
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                a.into_iter()
-                    .zip(b)
-                    .map(|(x, y)| binary(*op, x, y).map_err(|e| CheckError::Eval(e.to_string())))
-                    .collect::<Result<_, _>>()?
+                let (a, b) = (self.eval_vals(a)?, self.eval_vals(b)?);
+                let bin = |x, y| binary(*op, x, y).map_err(|e| CheckError::Eval(e.to_string()));
+                match (&a, &b) {
+                    (Vals::Same(x, _), Vals::Same(y, _)) => Vals::Same(bin(*x, *y)?, n),
+                    _ => Vals::Each(
+                        (0..n)
+                            .map(|i| bin(a.get(i), b.get(i)))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                }
             }
             Csl::Until { bound, left, right } => {
                 let (a, b) = (self.bools(left)?, self.bools(right)?);
                 let x = self.until(&a, &b)?;
-                bounded(x, *bound)
+                bounded(Numbers::PerState(x), *bound, n)
             }
             Csl::Steady { bound, phi } => {
                 let w: Vec<f64> = self
@@ -170,7 +215,7 @@ impl<'a> Checker<'a> {
                     .map(|b| if b { 1.0 } else { 0.0 })
                     .collect();
                 let x = self.long_run(&w)?;
-                bounded(x, *bound)
+                bounded(x, *bound, n)
             }
             Csl::Reward {
                 bound,
@@ -182,11 +227,11 @@ impl<'a> Checker<'a> {
                     RewardPath::Steady => self.long_run(&rates)?,
                     RewardPath::Reach(target) => {
                         let b = self.bools(target)?;
-                        self.reach_reward(&rates, &b)?
+                        Numbers::PerState(self.reach_reward(&rates, &b)?)
                     }
-                    RewardPath::Total => self.total_reward(&rates)?,
+                    RewardPath::Total => Numbers::PerState(self.total_reward(&rates)?),
                 };
-                bounded(x, *bound)
+                bounded(x, *bound, n)
             }
             Csl::Filter { op, prop, states } => {
                 let a = self.filter(*op, prop, states.as_deref())?;
@@ -199,13 +244,14 @@ impl<'a> Checker<'a> {
                         ))
                     }
                 };
-                vec![v; n]
+                Vals::Same(v, n)
             }
         })
     }
 
     fn bools(&mut self, f: &Csl) -> Result<Vec<bool>, CheckError> {
-        self.eval(f)?
+        self.eval_vals(f)?
+            .into_vec()
             .into_iter()
             .map(|v| match v {
                 Value::Bool(b) => Ok(b),
@@ -222,7 +268,7 @@ impl<'a> Checker<'a> {
         prop: &Csl,
         states: Option<&Csl>,
     ) -> Result<Answer, CheckError> {
-        let v = self.eval(prop)?;
+        let v = self.eval_vals(prop)?;
         let sel: Vec<usize> = match states {
             None => (0..v.len()).collect(),
             Some(s) => {
@@ -230,7 +276,7 @@ impl<'a> Checker<'a> {
                 (0..v.len()).filter(|&i| b[i]).collect()
             }
         };
-        let pick: Vec<Value> = sel.iter().map(|&i| v[i]).collect();
+        let pick: Vec<Value> = sel.iter().map(|&i| v.get(i)).collect();
         let empty = || CheckError::Filter("the filter's state set is empty".into());
         let nums = || -> Result<Vec<f64>, CheckError> {
             pick.iter()
@@ -357,10 +403,11 @@ impl<'a> Checker<'a> {
     /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
     fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
         let n = rates.len();
-        let bsccs = self.bottom()?.to_vec();
+        self.bottom()?;
+        let bsccs = self.bsccs.as_deref().expect("computed");
         let mut zero = vec![false; n];
         let mut earning = vec![false; n];
-        for b in &bsccs {
+        for b in bsccs {
             let earns = b.iter().any(|&s| rates[s as usize] != 0.0);
             for &s in b {
                 if earns {
@@ -413,7 +460,9 @@ impl<'a> Checker<'a> {
         Ok(self.bsccs.as_deref().expect("just computed"))
     }
 
-    fn reward_rates(&mut self, k: usize) -> Result<Vec<f64>, CheckError> {
+    /// The reward rates of structure `k` (computed once, shared, not copied: a vector of the
+    /// chain's size).
+    fn reward_rates(&mut self, k: usize) -> Result<Rc<[f64]>, CheckError> {
         if k >= self.rewards.len() {
             return Err(CheckError::Eval(format!(
                 "reward structure {} does not exist",
@@ -421,8 +470,11 @@ impl<'a> Checker<'a> {
             )));
         }
         if self.reward_rates[k].is_none() {
-            self.reward_rates[k] =
-                Some(self.rewards[k].rates(self.model, self.actions, self.ctmc)?);
+            self.reward_rates[k] = Some(
+                self.rewards[k]
+                    .rates(self.model, self.actions, self.ctmc)?
+                    .into(),
+            );
         }
         Ok(self.reward_rates[k].clone().expect("just computed"))
     }
@@ -432,7 +484,9 @@ impl<'a> Checker<'a> {
         if self.pis.is_some() {
             return Ok(());
         }
-        let bsccs = self.bottom()?.to_vec();
+        self.bottom()?;
+        // taken out while the classes are solved (not copied: a list of the chain's size)
+        let bsccs = self.bsccs.take().expect("computed");
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = self.options;
         for b in &bsccs {
@@ -458,7 +512,7 @@ impl<'a> Checker<'a> {
     /// The long-run average of the state weights `w` from every state (thesis 2.3.1): in a
     /// bottom SCC its stationary average; elsewhere the average over the bottom SCCs weighted
     /// by the probabilities of reaching them.
-    fn long_run(&mut self, w: &[f64]) -> Result<Vec<f64>, CheckError> {
+    fn long_run(&mut self, w: &[f64]) -> Result<Numbers, CheckError> {
         self.recurrent()?;
         let n = w.len();
         let bsccs = self.bsccs.as_ref().expect("computed");
@@ -468,7 +522,7 @@ impl<'a> Checker<'a> {
             if b.len() == n {
                 // an irreducible chain: one value everywhere, no linear system
                 let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
-                return Ok(vec![v; n]);
+                return Ok(Numbers::Everywhere(v));
             }
         }
         let mut fixed = vec![None; n];
@@ -479,7 +533,11 @@ impl<'a> Checker<'a> {
             }
         }
         let c = vec![0.0; n];
-        self.solve_linear("long-run average", &fixed, &c)
+        Ok(Numbers::PerState(self.solve_linear(
+            "long-run average",
+            &fixed,
+            &c,
+        )?))
     }
 }
 
@@ -488,13 +546,18 @@ fn marks(n: usize, set: &[usize]) -> Vals {
     for &i in set {
         v[i] = Value::Bool(true);
     }
-    v
+    Vals::Each(v)
 }
 
-fn bounded(x: Vec<f64>, bound: Option<(Rel, f64)>) -> Vals {
-    match bound {
-        None => x.into_iter().map(Value::Real).collect(),
-        Some((r, p)) => x.into_iter().map(|v| Value::Bool(r.holds(v, p))).collect(),
+/// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given.
+fn bounded(x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
+    let one = |v: f64| match bound {
+        None => Value::Real(v),
+        Some((r, p)) => Value::Bool(r.holds(v, p)),
+    };
+    match x {
+        Numbers::Everywhere(v) => Vals::Same(one(v), n),
+        Numbers::PerState(x) => Vals::Each(x.into_iter().map(one).collect()),
     }
 }
 
