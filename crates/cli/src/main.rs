@@ -31,13 +31,18 @@ use report::Failure;
 #[command(
     name = "saturn",
     version,
-    about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on decision diagrams",
-    long_about = "Symbolic model checker for Petri nets: reachable state spaces by saturation on \
-decision diagrams (MDDs).\n\nToday: state spaces of P/T nets (PNML, contest model directories, \
-generated families) with the Model Checking Contest's StateSpace figures; state spaces of PRISM \
-ctmc/dtmc models with PRISM's state and transition counts (`statespace MODEL.sm --const N=3`); reading and validating \
-(syntax, names, types) PRISM models and properties, CTL text and contest formula files (`parse`). \
-Model checking of formulas and CTMC analysis come next.\n\n\
+    about = "Symbolic model checker for Petri nets and PRISM models: state spaces, CTL, SCCs and CTMCs on decision diagrams",
+    long_about = "Symbolic model checker for Petri nets and PRISM models, on decision diagrams \
+(MDDs, EV+MDDs, EV*MDDs) and saturation.\n\n\
+- `statespace`: reachable state spaces of P/T nets (PNML, contest model directories, generated \
+families) with the Model Checking Contest's StateSpace figures (`+inf` with a witness for an \
+unbounded net), and of PRISM ctmc/dtmc models with PRISM's state and transition counts;\n\
+- `check`: CTL formulas (text or contest XML, UpperBounds) with shortest witnesses and fairness, \
+and the CSL properties of a PRISM ctmc (steady state, unbounded until, rewards; transient and \
+time-bounded operators are refused as not supported yet);\n\
+- `scc`: strongly connected and terminal components; `mcc`: a contest examination;\n\
+- `parse`: read and validate models, properties and formula files; `export`: PRISM's explicit \
+formats.\n\n\
 Exit status: 0 done, 1 problems found by `parse`, 2 an error that prevents the run (usage, I/O, an unreadable model), 3 a limit was reached, \
 141 standard output closed by its reader. With --json, one object on stdout in every case \
 (docs/json.md)."
@@ -63,8 +68,8 @@ enum Cmd {
     Export(export_prism::ExportArgs),
     /// Write a benchmark Petri net (PNML) of one of the thesis's families.
     Generate(generate::GenerateArgs),
-    /// Read and validate a model (PRISM file or PNML net) and its properties or formulas (no model
-    /// checking yet); print a summary.
+    /// Read and validate a model (PRISM file or PNML net) and its properties or formulas without
+    /// checking them (`check` does that); print a summary.
     Parse(ParseArgs),
     /// Print a shell completion script (e.g. `saturn completions bash > /etc/bash_completion.d/saturn`).
     Completions { shell: clap_complete::Shell },
