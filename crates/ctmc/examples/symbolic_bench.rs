@@ -66,7 +66,7 @@ impl Csc {
             for k in a..b {
                 s += x[self.rows[k] as usize] * self.vals[k];
             }
-            r.update_as::<false, false>(j, &[s], &mut x[j..=j], &mut m);
+            r.update(j, &[s], &mut x[j..=j], &mut m);
         }
         m
     }

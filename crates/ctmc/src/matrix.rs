@@ -76,7 +76,7 @@ impl Relaxation<'_> {
     /// [`Self::update`] for a relaxation with a right-hand side iff `RHS` and given columns
     /// iff `FIXED` (what the caller checked), so that each kind compiles to its own loop.
     #[inline(always)]
-    pub fn update_as<const RHS: bool, const FIXED: bool>(
+    fn update_as<const RHS: bool, const FIXED: bool>(
         &self,
         lo: usize,
         sums: &[f64],

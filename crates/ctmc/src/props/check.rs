@@ -403,8 +403,7 @@ impl<'a> Checker<'a> {
     /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
     fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
         let n = rates.len();
-        self.bottom()?;
-        let bsccs = self.bsccs.as_deref().expect("computed");
+        let bsccs = self.bottom()?;
         let mut zero = vec![false; n];
         let mut earning = vec![false; n];
         for b in bsccs {
@@ -454,10 +453,17 @@ impl<'a> Checker<'a> {
 
     /// The bottom SCCs (computed once).
     fn bottom(&mut self) -> Result<&[Vec<u32>], CheckError> {
-        if self.bsccs.is_none() {
-            self.bsccs = Some(self.ctmc.bottom_sccs()?);
+        let b = self.take_bottom()?;
+        Ok(self.bsccs.insert(b))
+    }
+
+    /// The bottom SCCs taken out of the checker (computed if they were not there); put them
+    /// back in `bsccs` when done.
+    fn take_bottom(&mut self) -> Result<Vec<Vec<u32>>, CheckError> {
+        match self.bsccs.take() {
+            Some(b) => Ok(b),
+            None => self.ctmc.bottom_sccs(),
         }
-        Ok(self.bsccs.as_deref().expect("just computed"))
     }
 
     /// The reward rates of structure `k` (computed once, shared, not copied: a vector of the
@@ -484,9 +490,8 @@ impl<'a> Checker<'a> {
         if self.pis.is_some() {
             return Ok(());
         }
-        self.bottom()?;
         // taken out while the classes are solved (not copied: a list of the chain's size)
-        let bsccs = self.bsccs.take().expect("computed");
+        let bsccs = self.take_bottom()?;
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = self.options;
         for b in &bsccs {

@@ -8,7 +8,8 @@ use super::{
 use crate::matrix::{RateMatrix, Relaxation, SweepStats};
 
 /// The stationary distribution of the irreducible chain `m` (every state reaches every other).
-/// Starts from the uniform distribution and normalises after every iteration.
+/// Starts from the uniform distribution; power and Jacobi normalise after every iteration,
+/// Gauss-Seidel and SOR only at the end (and when the scale strays far from 1).
 pub fn steady_state(
     m: &dyn RateMatrix,
     o: &Options,

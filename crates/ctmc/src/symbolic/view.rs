@@ -85,7 +85,12 @@ impl Ops<'_> {
     }
 
     /// Thesis Figures 6.3-6.4 (6.6-6.7 with the cache).
-    pub(crate) fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
+    pub(crate) fn gauss_seidel_sweep<F: FnMut(usize, &[f64], &mut [f64]) + ?Sized>(
+        &self,
+        x: &mut [f64],
+        order: Sweep,
+        f: &mut F,
+    ) {
         // the partial sums are all zero between sweeps (each sweep zeroes what it consumed),
         // unless a sweep was abandoned by a panic
         let mut acc = self.scratch.lock().unwrap_or_else(|e| {
@@ -131,21 +136,14 @@ impl<T: Swept> RateMatrix for T {
         self.ops().gauss_seidel_sweep(x, order, f)
     }
 
-    /// The solvers' sweep with their update compiled into Figures 6.3-6.4 (6.6-6.7): one
-    /// instance per kind of update.
+    /// The solvers' sweep with their update compiled into Figures 6.3-6.4 (6.6-6.7) (the sweep
+    /// is generic over the update: no dynamic call per block).
     fn relaxed_sweep(&self, x: &mut [f64], order: Sweep, r: &Relaxation<'_>) -> SweepStats {
         let mut m = SweepStats::default();
-        let ops = self.ops();
-        match (r.rhs.is_some(), r.fixed.is_some()) {
-            (false, false) => {
-                ops.gauss_seidel_sweep(x, order, &mut |lo, s: &[f64], xs: &mut [f64]| {
-                    r.update_as::<false, false>(lo, s, xs, &mut m)
-                })
-            }
-            _ => ops.gauss_seidel_sweep(x, order, &mut |lo, s: &[f64], xs: &mut [f64]| {
-                r.update_as::<true, true>(lo, s, xs, &mut m)
-            }),
-        }
+        self.ops()
+            .gauss_seidel_sweep(x, order, &mut |lo, s: &[f64], xs: &mut [f64]| {
+                r.update(lo, s, xs, &mut m)
+            });
         m
     }
 
