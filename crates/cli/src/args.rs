@@ -79,6 +79,9 @@ pub enum RelationsArg {
     Implicit,
     /// Relation MDDs built on the fly as local states appear.
     Mdd,
+    /// Both, as candidates of the `--order auto` portfolio (each order tried both ways);
+    /// with a single order, implicit.
+    Auto,
 }
 
 impl RelationsArg {
@@ -86,6 +89,7 @@ impl RelationsArg {
         match self {
             RelationsArg::Implicit => Relations::Implicit,
             RelationsArg::Mdd => Relations::Mdd,
+            RelationsArg::Auto => Relations::Auto,
         }
     }
 }
@@ -249,9 +253,24 @@ pub struct GenerationArgs {
     /// mcc` does; file for PRISM models].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
-    /// How events are applied (Petri nets; PRISM models always use relation MDDs).
-    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
-    pub relations: RelationsArg,
+    /// How events are applied (Petri nets; PRISM models always use relation MDDs) [default:
+    /// auto with `--order auto`, else implicit].
+    #[arg(long, value_enum)]
+    pub relations: Option<RelationsArg>,
+}
+
+impl GenerationArgs {
+    /// The relations of a run with `order`: as given, else `auto` with the `auto` order (the
+    /// portfolio tries both ways) and implicit with a single order.
+    pub fn relations_for(&self, order: OrderArg) -> Relations {
+        self.relations
+            .unwrap_or(if order == OrderArg::Auto {
+                RelationsArg::Auto
+            } else {
+                RelationsArg::Implicit
+            })
+            .relations()
+    }
 }
 
 #[cfg(test)]

@@ -156,7 +156,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         &net,
         &models,
         a.generation.method.method(),
-        a.generation.relations.relations(),
+        a.generation.relations_for(order),
         limits,
         true,
         crate::progress::reporter("states", a.limits.progress, net.places.len()),

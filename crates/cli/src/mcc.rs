@@ -56,8 +56,8 @@ pub struct MccArgs {
     /// The variable order.
     #[arg(long, value_enum, default_value_t = MCC_ORDER)]
     pub order: OrderArg,
-    /// How events are applied.
-    #[arg(long, value_enum, default_value_t = RelationsArg::Implicit)]
+    /// How events are applied (auto: each candidate order both ways).
+    #[arg(long, value_enum, default_value_t = RelationsArg::Auto)]
     pub relations: RelationsArg,
     /// The EU algorithm of the CTL and reachability examinations.
     #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]

@@ -12,6 +12,7 @@ use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, 
 use crate::out;
 use crate::race::{Outcome, WitnessText};
 use crate::report::{ok_object, Failure, Status};
+use saturn_symbolic::Relations;
 
 #[derive(clap::Args, Debug)]
 pub struct StateSpaceArgs {
@@ -46,7 +47,6 @@ pub const MCC_ORDER: OrderArg = OrderArg::Auto;
 pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let method = a.generation.method.method();
-    let relations = a.generation.relations.relations();
     let (net, contest_dir) = match read_input(&a.model)? {
         Some(mut input) if input.is_prism() => {
             input.read_all()?;
@@ -67,6 +67,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     } else {
         DEFAULT_ORDER
     });
+    let relations = a.generation.relations_for(order);
     let candidates = lower(&net, order, a.limits.timeout)?;
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
@@ -145,6 +146,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         let v = object(json!({
                 "method": method.name(),
                 "relations": relations.name(),
+                "relations_used": ss.relations.name(),
                 "order": order.name(),
                 "order_used": names[won],
                 "states": m.states.to_string(),
@@ -167,17 +169,21 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         "model: {} ({} places, {} transitions)",
         a.model, n_places, n_transitions
     );
-    if order.name() == names[won] {
-        let _ = writeln!(t, "method: {}, order: {}", method.name(), order.name());
-    } else {
-        let _ = writeln!(
-            t,
-            "method: {}, order: {} (used {})",
-            method.name(),
-            order.name(),
-            names[won]
-        );
+    let _ = write!(t, "method: {}, order: {}", method.name(), order.name());
+    if order.name() != names[won] {
+        let _ = write!(t, " (used {})", names[won]);
     }
+    if relations != ss.relations {
+        let _ = write!(
+            t,
+            ", events: {} (used {})",
+            relations.name(),
+            ss.relations.name()
+        );
+    } else if relations != Relations::Implicit {
+        let _ = write!(t, ", events: {}", relations.name());
+    }
+    let _ = writeln!(t);
     let _ = writeln!(t, "states: {}", m.states);
     let _ = writeln!(t, "reachability-graph edges: {}", m.transitions);
     let _ = writeln!(t, "max tokens in a place: {}", m.max_local);

@@ -72,6 +72,14 @@ fn every_method_and_order_agree_with_the_reference() {
                     order,
                 ]);
                 assert_eq!(figures(&v), want, "{model} {method} {order}");
+                // `auto` events with the `auto` order, implicit with one order
+                let used = v["relations_used"].as_str().unwrap_or_default();
+                if order == "auto" {
+                    assert_eq!(v["relations"], "auto");
+                    assert!(used == "implicit" || used == "mdd", "{used}");
+                } else {
+                    assert_eq!((&v["relations"], used), (&"implicit".into(), "implicit"));
+                }
             }
             let v = json(&[
                 "statespace",
@@ -84,6 +92,7 @@ fn every_method_and_order_agree_with_the_reference() {
             ]);
             assert_eq!(figures(&v), want, "{model} {method} with relation MDDs");
             assert_eq!(v["relations"], "mdd");
+            assert_eq!(v["relations_used"], "mdd");
         }
     }
 }

@@ -206,7 +206,21 @@ pub struct Forest<V: EdgeValue = ()> {
     max_edges: u32,
     /// A node could not be made (see [`Forest::overflowed`]).
     overflowed: bool,
+    /// Set-operation steps (compute-cache misses) so far, and the step at which `poll` is
+    /// called next (see [`Forest::set_poll`]).
+    op_steps: u64,
+    next_poll: u64,
+    poll: Option<Poll>,
+    /// `poll` asked the set operations to stop (see [`Forest::stopped`]).
+    stopped: bool,
 }
+
+/// A caller's check, run every [`POLL_EVERY`] set-operation steps with the steps done so far
+/// ([`Forest::op_steps`]): true stops the set operations (see [`Forest::set_poll`]).
+pub type Poll = Box<dyn FnMut(u64) -> bool + Send>;
+
+/// Set-operation steps between two calls of a forest's [`Poll`].
+pub const POLL_EVERY: u64 = 1 << 14;
 
 /// The most node slots a forest may hold: ids are `u32`, and `u32::MAX` is the compute
 /// caches' empty-slot key.
@@ -297,6 +311,10 @@ impl<V: EdgeValue> Forest<V> {
             max_edges: u32::MAX,
             overflowed: false,
             gc_threshold: 1 << 20,
+            op_steps: 0,
+            next_poll: POLL_EVERY,
+            poll: None,
+            stopped: false,
         }
     }
 
@@ -355,6 +373,62 @@ impl<V: EdgeValue> Forest<V> {
     /// forest stays unusable.
     pub fn overflowed(&self) -> bool {
         self.overflowed
+    }
+
+    /// Run `poll` every [`POLL_EVERY`] steps of the set operations (union, intersection,
+    /// difference) from now on (`None`: never). Once it returns true the forest is *stopped*:
+    /// every set operation returns EMPTY at once, so a long operation (a union of many
+    /// relations) ends within a few thousand steps of a time limit. Every result since the stop
+    /// is wrong: the caller sees [`Forest::stopped`], discards them and calls
+    /// [`Forest::clear_stop`].
+    pub fn set_poll(&mut self, poll: Option<Poll>) {
+        self.poll = poll;
+        self.next_poll = self.op_steps + POLL_EVERY;
+    }
+
+    /// Did the [`Poll`] stop the set operations (see [`Forest::set_poll`])?
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Make the forest usable again after a stop: the flag is cleared and the operation
+    /// caches, which may hold results computed after the stop, are emptied.
+    pub fn clear_stop(&mut self) {
+        if self.stopped {
+            self.stopped = false;
+            self.caches.union.clear();
+            self.caches.intersect.clear();
+            self.caches.minus.clear();
+            self.caches.clear_rel();
+        }
+    }
+
+    /// Steps of the set operations so far (compute-cache misses): a measure of their work.
+    pub fn op_steps(&self) -> u64 {
+        self.op_steps
+    }
+
+    /// Count one set-operation step; true when the operations are stopped (see
+    /// [`Forest::set_poll`]).
+    #[inline]
+    pub(crate) fn op_step_stops(&mut self) -> bool {
+        self.op_steps += 1;
+        self.op_steps >= self.next_poll && self.poll_now()
+    }
+
+    #[cold]
+    fn poll_now(&mut self) -> bool {
+        if !self.stopped {
+            let steps = self.op_steps;
+            if let Some(p) = self.poll.as_mut() {
+                self.stopped = p(steps);
+            }
+            if !self.stopped {
+                self.next_poll = steps + POLL_EVERY;
+            }
+        }
+        // stopped: `next_poll` stays behind, so every later step comes here and stops
+        self.stopped
     }
 
     /// Hold at most `max_nodes` node slots (ids below it; at most [`MAX_NODES`]) and

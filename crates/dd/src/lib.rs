@@ -48,8 +48,8 @@ mod relprod;
 pub use cache::{Cache, CacheKey};
 pub use context::{CacheSlot, Dd, Live, Nodes, Purge};
 pub use forest::{
-    set_default_max_nodes, Edge, EdgeValue, Epoch, Forest, ForestStats, Reduction, RootId,
-    MAX_NODES,
+    set_default_max_nodes, Edge, EdgeValue, Epoch, Forest, ForestStats, Poll, Reduction, RootId,
+    MAX_NODES, POLL_EVERY,
 };
 pub use pin::{ForestKind, Pin};
 pub use relalg::{RelAlg, Side};

@@ -81,6 +81,9 @@ impl Forest {
         if let Some(r) = hit {
             return r;
         }
+        if self.op_step_stops() {
+            return NodeId::EMPTY;
+        }
         let (la, lb) = (self.level(a), self.level(b));
         let level = la.max(lb);
         let mut out = self.take_scratch(level);

@@ -27,6 +27,8 @@ pub struct StateSpace {
     pub nodes_peak: usize,
     /// Seconds spent generating (without metrics).
     pub generation_seconds: f64,
+    /// How the events were applied (never `Auto`: the candidate that won).
+    pub relations: Relations,
     /// Where memory went: engines never print, the CLI shows this on request.
     pub memory: MemoryReport,
 }
@@ -63,6 +65,11 @@ pub fn generate_with(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<StateSpace, Interrupted> {
+    // one candidate: `Auto` is implicit here (a portfolio tries both)
+    let relations = match relations {
+        Relations::Auto => Relations::Implicit,
+        r => r,
+    };
     match run_attempt(model, method, relations, limits, progress, u64::MAX, None)? {
         Ok(ss) => Ok(ss),
         Err(_) => unreachable!("no step budget, no suspended attempt"),
@@ -75,8 +82,10 @@ pub fn generate_with(
 /// fourfold each round until one finishes. The total work is within a small constant factor
 /// of the best candidate's. An attempt that runs out of budget is suspended, not thrown away:
 /// the next round resumes it on its own context, where the sub-results it finished are still
-/// in its caches (unless memory runs short: see [`keep_suspended`]). Returns the index of the
-/// winning model with its state space.
+/// in its caches (unless memory runs short: see [`keep_suspended`]). With
+/// [`Relations::Auto`], each model is a candidate twice: with implicit events, then with
+/// relation MDDs. Returns the index of the winning model with its state space (whose
+/// `relations` says how it won).
 pub fn generate_portfolio(
     models: &[Model],
     method: Method,
@@ -84,25 +93,36 @@ pub fn generate_portfolio(
     limits: Limits,
     mut progress: Option<Progress>,
 ) -> Result<(usize, StateSpace), Interrupted> {
-    if models.len() == 1 {
-        return generate_with(&models[0], method, relations, limits, progress).map(|s| (0, s));
+    let modes: &[Relations] = match relations {
+        Relations::Auto => &[Relations::Implicit, Relations::Mdd],
+        Relations::Implicit => &[Relations::Implicit],
+        Relations::Mdd => &[Relations::Mdd],
+    };
+    let candidates: Vec<(usize, Relations)> = (0..models.len())
+        .flat_map(|i| modes.iter().map(move |&r| (i, r)))
+        .collect();
+    if let [(i, r)] = candidates[..] {
+        return generate_with(&models[i], method, r, limits, progress).map(|s| (i, s));
     }
-    let mut suspended: Vec<Option<Attempt>> = models.iter().map(|_| None).collect();
+    let mut suspended: Vec<Option<Attempt>> = candidates.iter().map(|_| None).collect();
     let mut budget: u64 = 1 << 16;
     let start = Instant::now();
     loop {
-        for (i, m) in models.iter().enumerate() {
+        for (c, &(i, rel)) in candidates.iter().enumerate() {
             let before = start.elapsed().as_secs_f64();
             if let Some(p) = progress.as_mut() {
-                let how = if suspended[i].is_some() {
+                let how = if suspended[c].is_some() {
                     "resumed"
                 } else {
                     "started"
                 };
-                p(&format!("order candidate {i} {how}, budget {budget} steps"));
+                p(&format!(
+                    "order candidate {i} ({} events) {how}, budget {budget} steps",
+                    rel.name()
+                ));
             }
-            let attempt = suspended[i].take();
-            match run_attempt(m, method, relations, limits, None, budget, attempt) {
+            let attempt = suspended[c].take();
+            match run_attempt(&models[i], method, rel, limits, None, budget, attempt) {
                 Ok(Ok(mut ss)) => {
                     // the failed attempts before this one were generation time too
                     ss.generation_seconds += before;
@@ -110,7 +130,7 @@ pub fn generate_portfolio(
                 }
                 Ok(Err(a)) => {
                     if keep_suspended(&limits) {
-                        suspended[i] = Some(a);
+                        suspended[c] = Some(a);
                     } else {
                         drop(a);
                         suspended.iter_mut().for_each(|s| *s = None);
@@ -196,6 +216,7 @@ fn run_attempt(
         nodes_final,
         nodes_peak,
         generation_seconds,
+        relations,
         memory: MemoryReport {
             before_generation,
             after_generation,

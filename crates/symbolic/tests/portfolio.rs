@@ -6,7 +6,7 @@ use saturn_dd::Dd;
 use saturn_model::order::{by_name, ORDER_NAMES};
 use saturn_model::{families, Model, PetriNet};
 use saturn_reference::explore_petri;
-use saturn_symbolic::statespace::{generate, generate_portfolio};
+use saturn_symbolic::statespace::{generate, generate_portfolio, generate_with};
 use saturn_symbolic::{Direction, Interrupted, Limits, Method, Reach, Relations};
 
 fn models(net: &PetriNet) -> Vec<Model> {
@@ -22,10 +22,22 @@ fn portfolio_agrees_with_plain_runs_and_the_reference() {
         let net = families::generate(fam, n).unwrap();
         let explicit = explore_petri(&net, 1_000_000).expect("small enough to enumerate");
         let ms = models(&net);
-        for rel in [Relations::Implicit, Relations::Mdd] {
+        for rel in [Relations::Implicit, Relations::Mdd, Relations::Auto] {
             let (won, ss) =
                 generate_portfolio(&ms, Method::Saturation, rel, Limits::none(), None).unwrap();
-            let plain = generate(&ms[won], Method::Saturation, Limits::none(), None).unwrap();
+            // the winner says how it won; with `Auto`, one of the two ways
+            match rel {
+                Relations::Auto => assert_ne!(ss.relations, Relations::Auto),
+                r => assert_eq!(ss.relations, r),
+            }
+            let plain = generate_with(
+                &ms[won],
+                Method::Saturation,
+                ss.relations,
+                Limits::none(),
+                None,
+            )
+            .unwrap();
             assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
             assert_eq!(
                 ss.metrics.states,
@@ -48,16 +60,12 @@ fn portfolio_with_suspended_attempts_agrees_with_plain_runs() {
     for (fam, n) in [("philosophers", 300), ("slot", 10)] {
         let net = families::generate(fam, n).unwrap();
         let ms = models(&net);
-        let (won, ss) = generate_portfolio(
-            &ms,
-            Method::Saturation,
-            Relations::Implicit,
-            Limits::none(),
-            None,
-        )
-        .unwrap();
-        let plain = generate(&ms[won], Method::Saturation, Limits::none(), None).unwrap();
-        assert_eq!(ss.metrics, plain.metrics, "{fam}:{n}");
+        for rel in [Relations::Implicit, Relations::Auto] {
+            let (won, ss) =
+                generate_portfolio(&ms, Method::Saturation, rel, Limits::none(), None).unwrap();
+            let plain = generate(&ms[won], Method::Saturation, Limits::none(), None).unwrap();
+            assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use saturn_model::{GeneralModel, LocalFn};
 
 use super::kernel::Kernel;
 use super::{Reach, Relations};
+use crate::limits::Interrupted;
 
 /// The relation MDDs of [`Relations::Mdd`], in the context's relation forest.
 pub(super) struct RelMdds {
@@ -122,7 +123,7 @@ impl Reach<'_> {
         };
         let n = self.eng.events.len();
         self.eng.rels = match mode {
-            Relations::Implicit => None,
+            Relations::Implicit | Relations::Auto => None,
             Relations::Mdd => {
                 let mut rm =
                     RelMdds::new((0..n).map(|_| None).collect(), vec![Vec::new(); n], false);
@@ -261,25 +262,51 @@ impl Kernel<'_> {
         for &e in evs {
             changed |= self.fresh_event(e);
         }
-        let rm = self.e.rels.as_mut().expect("relation mode");
         if changed {
+            let rm = self.e.rels.as_ref().expect("relation mode");
             let rels: Vec<NodeId> = evs
                 .iter()
                 .map(|&e| rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get))
                 .collect();
-            let u = self.dd.rels.union_all(&rels);
+            let Some(u) = self.union_within_limits(&rels) else {
+                return NodeId::EMPTY;
+            };
+            let rm = self.e.rels.as_mut().expect("relation mode");
             match &mut rm.top[k] {
                 Some(p) => p.set(u),
                 slot @ None => *slot = Some(self.dd.pin_rel(u)),
             }
         }
         // a relation rebuilt above declared no domain: the sum is read afresh
+        let rm = self.e.rels.as_mut().expect("relation mode");
         let sets = &self.dd.sets;
         rm.top_sig[k] = rm.top_levels[k]
             .iter()
             .map(|&l| u64::from(sets.domain(l as usize)))
             .sum();
         rm.top[k].as_ref().map_or(NodeId::EMPTY, Pin::get)
+    }
+
+    /// The union of the relations `rels`, within the limits and the step budget: its steps
+    /// count as work, and the relation forest is polled while it runs, so a union that blows
+    /// up stops the run like any other step (`None`, with the reason in `interrupted`).
+    fn union_within_limits(&mut self, rels: &[NodeId]) -> Option<NodeId> {
+        let limits = self.e.limits;
+        let start = self.dd.rels.op_steps();
+        let left = self.e.step_budget.saturating_sub(self.e.work);
+        self.dd.rels.set_poll(Some(Box::new(move |steps: u64| {
+            steps - start > left || limits.check().is_err()
+        })));
+        let u = self.dd.rels.union_all(rels);
+        self.dd.rels.set_poll(None);
+        self.e.work += self.dd.rels.op_steps() - start;
+        if self.dd.rels.stopped() {
+            self.dd.rels.clear_stop();
+            let why = self.e.limits.check().err().unwrap_or(Interrupted::Budget);
+            self.e.interrupted = Some(why);
+            return None;
+        }
+        Some(u)
     }
 }
 
