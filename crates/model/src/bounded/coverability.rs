@@ -211,12 +211,7 @@ fn witness_at(store: &Store, view: &NetView, j: u32) -> Option<Witness> {
             let ma = store.marking(a);
             if mj.iter().zip(ma).all(|(x, y)| x >= y) {
                 let pump = store.path(a, j);
-                let repeatable = pump.iter().all(|&t| {
-                    view.inhibit[t]
-                        .iter()
-                        .all(|&(p, _)| mj[p as usize] == ma[p as usize])
-                });
-                if repeatable {
+                if view.repeatable(&pump, ma, mj) {
                     return Some(Witness {
                         prefix: store.path(0, a),
                         pump,

@@ -15,13 +15,21 @@
 //!   criterion, so the search is complete (given time and memory); with inhibitor arcs it is
 //!   sound but may not terminate (boundedness is undecidable), hence the stop callback.
 //!
-//! [`decide_boundedness`] chains them; [`replay`] checks a witness on the net.
+//! [`decide_boundedness`] chains them, with random walks ([`walk_witness`], in `walks`: sound,
+//! not complete) between the two, since the depth-first search can spend its time in a large
+//! bounded region; [`replay`] checks a witness on the net.
 
 mod coverability;
 mod semiflows;
+mod walks;
 
 pub use coverability::{find_witness, SearchOutcome};
 pub use semiflows::{p_semiflow_supports, structural_bounds, StructuralBounds};
+pub use walks::walk_witness;
+
+/// The random walks [`walk_witness`] makes before the depth-first search starts (on a net with
+/// hundreds of places and transitions, a second or two at most).
+pub const WALKS: usize = 256;
 
 use crate::PetriNet;
 
@@ -110,6 +118,9 @@ pub fn decide_boundedness_with(
         };
     }
     let covered: Vec<bool> = st.bounds.iter().map(Option::is_some).collect();
+    if let Some(witness) = walk_witness(net, &covered, WALKS, stop) {
+        return Boundedness::Unbounded { witness };
+    }
     match find_witness(net, &covered, limits.max_search_bytes, stop) {
         SearchOutcome::Unbounded(witness) => Boundedness::Unbounded { witness },
         SearchOutcome::Bounded(maxima) => Boundedness::Bounded {
@@ -286,6 +297,16 @@ impl NetView {
             post: ts.iter().map(|t| merge(&t.outputs, true)).collect(),
             inhibit: ts.iter().map(|t| merge(&t.inhibitors, false)).collect(),
         }
+    }
+
+    /// Can `pump`, which leads from `from` to `to >= from`, fire again from `to` forever? Yes
+    /// when no place an inhibitor arc of a `pump` transition tests has grown.
+    pub fn repeatable(&self, pump: &[usize], from: &[u64], to: &[u64]) -> bool {
+        pump.iter().all(|&t| {
+            self.inhibit[t]
+                .iter()
+                .all(|&(p, _)| to[p as usize] == from[p as usize])
+        })
     }
 
     pub fn enabled(&self, t: usize, m: &[u64]) -> bool {
