@@ -231,13 +231,13 @@ proptest! {
         for net in [net, inhib] {
             let finite = explore_petri(&net, MAX_STATES).is_ok();
             let none = vec![false; net.places.len()];
-            if let Some(w) = walk_witness(&net, &none, 64, &|| false) {
+            if let Some(w) = walk_witness(&net, &none, 64, 1 << 20, &|| false) {
                 prop_assert!(!finite, "bounded net walked to a witness: {w:?}");
                 prop_assert!(replay(&net, &w).is_ok(), "{:?}", replay(&net, &w));
             }
             let gen = with_generator(net, feeds);
             let none = vec![false; gen.places.len()];
-            match walk_witness(&gen, &none, 64, &|| false) {
+            match walk_witness(&gen, &none, 64, 1 << 20, &|| false) {
                 Some(w) => prop_assert!(replay(&gen, &w).is_ok(), "{:?}", replay(&gen, &w)),
                 None => prop_assert!(false, "no walk found the generator"),
             }

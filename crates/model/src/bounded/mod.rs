@@ -118,7 +118,7 @@ pub fn decide_boundedness_with(
         };
     }
     let covered: Vec<bool> = st.bounds.iter().map(Option::is_some).collect();
-    if let Some(witness) = walk_witness(net, &covered, WALKS, stop) {
+    if let Some(witness) = walk_witness(net, &covered, WALKS, limits.max_search_bytes / 4, stop) {
         return Boundedness::Unbounded { witness };
     }
     match find_witness(net, &covered, limits.max_search_bytes, stop) {

@@ -25,13 +25,15 @@ impl Rng {
 }
 
 /// Walk the net at random `walks` times (each walk at most four times the number of places
-/// long, within 64..4096 firings), looking for a strictly covering marking on a walk's own path.
+/// long, within 64..4096 firings, and at most as long as `max_bytes` of markings hold; no walk
+/// when that is under 64), looking for a strictly covering marking on a walk's own path.
 /// `covered[p]` marks the places a structural bound covers (they never grow in a witness; all
 /// `false` is always correct). `stop` is polled every 1024 firings. `None`: no witness found.
 pub fn walk_witness(
     net: &PetriNet,
     covered: &[bool],
     walks: usize,
+    max_bytes: usize,
     stop: &dyn Fn() -> bool,
 ) -> Option<Witness> {
     let view = NetView::new(net);
@@ -58,12 +60,16 @@ pub fn walk_witness(
             .map(|p| m[p] as u128)
             .sum::<u128>()
     };
-    let depth = (4 * n).clamp(64, 4096);
+    let depth = (4 * n).clamp(64, 4096).min(max_bytes / (8 * n.max(1)));
+    if depth < 64 {
+        // markings too large for walks of any use within `max_bytes`
+        return None;
+    }
     let m0 = net.initial_marking();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     // the walk's path: markings (flat), their keys, the transitions fired between them
-    let mut path: Vec<u64> = Vec::with_capacity(depth * n);
-    let mut keys: Vec<u128> = Vec::with_capacity(depth);
+    let mut path: Vec<u64> = Vec::with_capacity((depth + 1) * n);
+    let mut keys: Vec<u128> = Vec::with_capacity(depth + 1);
     let mut fired: Vec<usize> = Vec::with_capacity(depth);
     let mut enabled: Vec<usize> = Vec::with_capacity(nt);
     let mut m = m0.clone();
