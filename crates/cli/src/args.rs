@@ -79,8 +79,8 @@ pub enum RelationsArg {
     Implicit,
     /// Relation MDDs built on the fly as local states appear.
     Mdd,
-    /// Both, as candidates of the `--order auto` portfolio (each order tried both ways);
-    /// with a single order, implicit.
+    /// Both: every candidate order is tried both ways in the portfolio (a single order then
+    /// makes a portfolio of two).
     Auto,
 }
 

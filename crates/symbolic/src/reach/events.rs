@@ -247,7 +247,10 @@ impl Kernel<'_> {
     /// when one of them is stale. Checked by the sum of the support levels' domains, so an
     /// unchanged `N_k` costs one pass over those levels.
     pub(super) fn fresh_top(&mut self, k: usize, evs: &[u32]) -> NodeId {
-        let rm = self.e.rels.as_ref().expect("relation mode");
+        // (only called with relation MDDs; without them nothing fires through one)
+        let Some(rm) = self.e.rels.as_ref() else {
+            return NodeId::EMPTY;
+        };
         let sets = &self.dd.sets;
         let sig: u64 = rm.top_levels[k]
             .iter()
@@ -263,22 +266,25 @@ impl Kernel<'_> {
             changed |= self.fresh_event(e);
         }
         if changed {
-            let rm = self.e.rels.as_ref().expect("relation mode");
-            let rels: Vec<NodeId> = evs
-                .iter()
-                .map(|&e| rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get))
-                .collect();
+            let rels: Vec<NodeId> = self.e.rels.as_ref().map_or(Vec::new(), |rm| {
+                evs.iter()
+                    .map(|&e| rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get))
+                    .collect()
+            });
             let Some(u) = self.union_within_limits(&rels) else {
                 return NodeId::EMPTY;
             };
-            let rm = self.e.rels.as_mut().expect("relation mode");
-            match &mut rm.top[k] {
-                Some(p) => p.set(u),
-                slot @ None => *slot = Some(self.dd.pin_rel(u)),
+            if let Some(rm) = self.e.rels.as_mut() {
+                match &mut rm.top[k] {
+                    Some(p) => p.set(u),
+                    slot @ None => *slot = Some(self.dd.pin_rel(u)),
+                }
             }
         }
         // a relation rebuilt above declared no domain: the sum is read afresh
-        let rm = self.e.rels.as_mut().expect("relation mode");
+        let Some(rm) = self.e.rels.as_mut() else {
+            return NodeId::EMPTY;
+        };
         let sets = &self.dd.sets;
         rm.top_sig[k] = rm.top_levels[k]
             .iter()
