@@ -126,17 +126,8 @@ pub fn find_witness(
         .filter(|&p| !covered.get(p).copied().unwrap_or(false))
         .collect();
     let key = |m: &[u64]| uncovered.iter().map(|&p| m[p] as u128).sum::<u128>();
-    let growth = |t: usize| -> i128 {
-        let on = |arcs: &[(u32, u64)]| {
-            arcs.iter()
-                .filter(|a| !covered.get(a.0 as usize).copied().unwrap_or(false))
-                .map(|a| a.1 as i128)
-                .sum::<i128>()
-        };
-        on(&view.post[t]) - on(&view.pre[t])
-    };
     let mut order: Vec<usize> = (0..net.transitions.len()).collect();
-    order.sort_by_key(|&t| std::cmp::Reverse(growth(t)));
+    order.sort_by_key(|&t| std::cmp::Reverse(view.growth(t, covered)));
     let max_markings = (max_bytes / (8 * n + 64)).clamp(1, NONE as usize - 1);
 
     let mut store = Store {

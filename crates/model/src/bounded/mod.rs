@@ -309,6 +309,17 @@ impl NetView {
         })
     }
 
+    /// Tokens transition `t` adds to the places `covered` does not mark (negative: removes).
+    pub fn growth(&self, t: usize, covered: &[bool]) -> i128 {
+        let on = |arcs: &[(u32, u64)]| {
+            arcs.iter()
+                .filter(|a| !covered.get(a.0 as usize).copied().unwrap_or(false))
+                .map(|a| a.1 as i128)
+                .sum::<i128>()
+        };
+        on(&self.post[t]) - on(&self.pre[t])
+    }
+
     pub fn enabled(&self, t: usize, m: &[u64]) -> bool {
         self.pre[t].iter().all(|&(p, w)| m[p as usize] >= w)
             && self.inhibit[t].iter().all(|&(p, w)| m[p as usize] < w)

@@ -42,24 +42,11 @@ pub fn walk_witness(
     if nt == 0 {
         return None;
     }
-    let free = |p: u32| !covered.get(p as usize).copied().unwrap_or(false);
-    let growth: Vec<i128> = (0..nt)
-        .map(|t| {
-            let on = |arcs: &[(u32, u64)]| {
-                arcs.iter()
-                    .filter(|a| free(a.0))
-                    .map(|a| a.1 as i128)
-                    .sum::<i128>()
-            };
-            on(&view.post[t]) - on(&view.pre[t])
-        })
+    let uncovered: Vec<usize> = (0..n)
+        .filter(|&p| !covered.get(p).copied().unwrap_or(false))
         .collect();
-    let key = |m: &[u64]| {
-        (0..n)
-            .filter(|&p| free(p as u32))
-            .map(|p| m[p] as u128)
-            .sum::<u128>()
-    };
+    let growth: Vec<i128> = (0..nt).map(|t| view.growth(t, covered)).collect();
+    let key = |m: &[u64]| uncovered.iter().map(|&p| m[p] as u128).sum::<u128>();
     let depth = (4 * n).clamp(64, 4096).min(max_bytes / (8 * n.max(1)));
     if depth < 64 {
         // markings too large for walks of any use within `max_bytes`
@@ -93,13 +80,16 @@ pub fn walk_witness(
             }
             // half the time the most growing enabled transitions, else any enabled one
             let t = if rng.below(2) == 0 {
+                // one of the most growing, chosen without collecting them
                 let best = enabled.iter().map(|&t| growth[t]).max().unwrap_or(0);
-                let top: Vec<usize> = enabled
+                let ties = enabled.iter().filter(|&&t| growth[t] == best).count();
+                let pick = rng.below(ties);
+                enabled
                     .iter()
                     .copied()
                     .filter(|&t| growth[t] == best)
-                    .collect();
-                top[rng.below(top.len())]
+                    .nth(pick)
+                    .unwrap_or(enabled[0])
             } else {
                 enabled[rng.below(enabled.len())]
             };
