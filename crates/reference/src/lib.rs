@@ -5,6 +5,7 @@
 
 pub mod ctl;
 pub mod explore;
+pub mod farkas;
 pub mod general;
 pub mod mcc;
 pub mod properties;

@@ -7,11 +7,12 @@ use std::cell::Cell;
 
 use proptest::prelude::*;
 use saturn_model::bounded::{
-    decide_boundedness_with, find_witness, replay, structural_bounds, walk_witness, Boundedness,
-    Limits, ReplayError, SearchOutcome, Witness,
+    decide_boundedness_with, find_witness, p_semiflow_supports, replay, structural_bounds,
+    walk_witness, Boundedness, Limits, ReplayError, SearchOutcome, Witness,
 };
 use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_reference::explore_petri;
+use saturn_reference::farkas;
 
 const MAX_STATES: usize = 20_000;
 
@@ -241,6 +242,27 @@ proptest! {
                 Some(w) => prop_assert!(replay(&gen, &w).is_ok(), "{:?}", replay(&gen, &w)),
                 None => prop_assert!(false, "no walk found the generator"),
             }
+        }
+    }
+
+    /// The sparse Farkas tableau against the textbook one (dense, minimal supports): the same
+    /// minimal P-semiflows, and the same bounds from them and from the rays of `y^T C <= 0`.
+    #[test]
+    fn structural_bounds_match_the_textbook_farkas(net in random_net(true), cons in conservative_net()) {
+        for net in [net, cons] {
+            let (mut supports, complete) = p_semiflow_supports(&net, &limits(), &|| false);
+            prop_assert!(complete);
+            supports.sort();
+            let mut expected: Vec<Vec<usize>> = farkas::minimal_rays(&net, false)
+                .iter()
+                .map(|y| (0..y.len()).filter(|&p| y[p] != 0).collect())
+                .collect();
+            expected.sort();
+            prop_assert_eq!(supports, expected);
+            let st = structural_bounds(&net, &limits(), &|| false);
+            prop_assert!(st.complete);
+            let bounds: Vec<Option<u128>> = st.bounds.iter().map(|b| b.map(u128::from)).collect();
+            prop_assert_eq!(bounds, farkas::structural_bounds(&net));
         }
     }
 

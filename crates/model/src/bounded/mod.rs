@@ -1,9 +1,11 @@
 //! Boundedness of P/T nets (with inhibitor arcs), decided before or alongside generation.
 //!
 //! Two complementary procedures, both exact (integers only, no floating point):
-//! - [`structural_bounds`] (in `semiflows`): the Farkas / Martinez-Silva algorithm computes the
-//!   extreme rays `y >= 0` of the cone `y^T C <= 0` (first the P-semiflows `y^T C = 0`, the
-//!   cheap common case). Every reachable marking `m` satisfies `y·m <= y·m0`, so a place `p`
+//! - [`structural_bounds`] (in `semiflows`, the tableau in `farkas`): the Farkas /
+//!   Martinez-Silva algorithm computes the extreme rays `y >= 0` of the cone `y^T C <= 0` (first
+//!   the P-semiflows `y^T C = 0`, the cheap common case), on a sparse tableau indexed by column
+//!   and by place, so that nets with tens of thousands of places are settled in a fraction of
+//!   a second. Every reachable marking `m` satisfies `y·m <= y·m0`, so a place `p`
 //!   with `y_p > 0` holds at most `floor(y·m0 / y_p)` tokens. Inhibitor arcs only remove
 //!   behaviour, so these bounds hold on the net with its inhibitor arcs. The work is capped;
 //!   when the cap is hit the rays found so far that already satisfy every column still give
@@ -20,6 +22,7 @@
 //! bounded region; [`replay`] checks a witness on the net.
 
 mod coverability;
+mod farkas;
 mod semiflows;
 mod walks;
 
