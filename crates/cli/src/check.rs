@@ -152,13 +152,13 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
+    let race = !crate::race::settled(&net, &limits);
     let outcome = crate::race::generate_or_witness(
-        &net,
+        race.then_some(&net),
         &models,
         a.generation.method.method(),
         a.generation.relations_for(order),
         limits,
-        true,
         crate::progress::reporter("states", a.limits.progress, net.places.len()),
     )
     .map_err(|i| {

@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::args::{BoundednessArg, EuMethodArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
 use crate::load::{load_net, lower};
 use crate::out;
-use crate::race::{Outcome, WitnessText};
+use crate::race::Outcome;
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
 use saturn_symbolic::ctl::Deadlocks;
@@ -221,13 +221,14 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    let run_limits = limits.limits(start);
+    let race = a.boundedness == BoundednessArg::Race && !crate::race::settled(&net, &run_limits);
     match crate::race::generate_or_witness(
-        &net,
+        race.then_some(&net),
         &models,
         a.method.method(),
         a.relations.relations(),
-        limits.limits(start),
-        a.boundedness == BoundednessArg::Race,
+        run_limits,
         crate::progress::reporter("StateSpace", a.limits.progress, levels),
     ) {
         Ok(Outcome::Unbounded(_)) if items.is_some() => {
@@ -261,7 +262,6 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             // a Karp-Miller witness (explicit) after the structural bounds (topological)
             .map(|f| format!("STATE_SPACE {f} +inf TECHNIQUES EXPLICIT TOPOLOGICAL"))
             .collect();
-            let w = WitnessText::new(&net, &w);
             answer(
                 a,
                 exam,

@@ -24,13 +24,17 @@ use saturn_symbolic::{Interrupted, Limits, Method, Relations};
 pub enum Outcome {
     /// The state space, generated with candidate order `won`.
     Generated { won: usize, ss: Box<StateSpace> },
-    /// The net is unbounded; the witness replays on it.
-    Unbounded(Witness),
+    /// The net is unbounded; the witness replays on it (given in words, with the net's names).
+    Unbounded(WitnessText),
 }
 
 /// Memory the witness search may use for its markings while it races the generation (kept
 /// small: on a bounded net the search only costs, and peak memory is a feature).
 const RACE_SEARCH_BYTES: usize = 16 << 20;
+
+/// The work budget of [`settled`] (a tenth of the default: at most a few tenths of a
+/// second).
+const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 
 /// Memory the witness search may use after generation gave up on a token count too large to
 /// store: 512 MiB, or a quarter of the memory limit when one is set.
@@ -42,25 +46,37 @@ fn search_bytes(limits: &Limits) -> usize {
     }
 }
 
-/// Generate the state space of `net` (lowered to `models`, one per candidate order) while a
-/// second thread looks for an unboundedness witness (`race`; without it, generation only).
+/// Does a quick structural analysis settle the boundedness of `net` (every place covered by
+/// a P-semiflow or a ray of `y^T C <= 0`)? Run on the caller's thread before generation, within
+/// a small budget: it settles most bounded nets in a fraction of generation's time, and then
+/// no witness search runs beside the generation (whose memory would add to generation's peak)
+/// and the net itself need not be kept.
+pub fn settled(net: &PetriNet, limits: &Limits) -> bool {
+    let quick = bounded::Limits {
+        max_work: QUICK_STRUCTURAL_WORK,
+        ..bounded::Limits::default()
+    };
+    bounded::structural_bounds(net, &quick, &|| limits.check().is_err()).all_covered()
+}
+
+/// Generate the state space of the net lowered to `models` (one per candidate order) while a
+/// second thread looks for an unboundedness witness in `race` (`None`: generation only).
 pub fn generate_or_witness(
-    net: &PetriNet,
+    race: Option<&PetriNet>,
     models: &[Model],
     method: Method,
     relations: Relations,
     limits: Limits,
-    race: bool,
     progress: Option<saturn_symbolic::Progress>,
 ) -> Result<Outcome, Interrupted> {
-    if !race {
+    let Some(net) = race else {
         return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {
             Outcome::Generated {
                 won,
                 ss: Box::new(ss),
             }
         });
-    }
+    };
     // One flag per run, shared with the engine's limits (which need a `'static` reference).
     let cancel_generation: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let stop_search = AtomicBool::new(false);
@@ -104,7 +120,7 @@ pub fn generate_or_witness(
                     stop_search.store(true, Ordering::Relaxed);
                 }
                 match searcher.join() {
-                    Ok(Some(w)) => Ok(Outcome::Unbounded(w)),
+                    Ok(Some(w)) => Ok(Outcome::Unbounded(WitnessText::new(net, &w))),
                     _ if e == Interrupted::IndexTooLarge => {
                         // the race's search may have run out of its small budget: once more
                         // with the full one, now that generation's memory is free
@@ -117,7 +133,7 @@ pub fn generate_or_witness(
                             Boundedness::Unbounded { witness }
                                 if bounded::replay(net, &witness).is_ok() =>
                             {
-                                Ok(Outcome::Unbounded(witness))
+                                Ok(Outcome::Unbounded(WitnessText::new(net, &witness)))
                             }
                             _ => Err(limits.check().err().unwrap_or(e)),
                         }

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
 use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
 use crate::out;
-use crate::race::{Outcome, WitnessText};
+use crate::race::Outcome;
 use crate::report::{ok_object, Failure, Status};
 use saturn_symbolic::Relations;
 
@@ -74,13 +74,15 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
+    // the net is kept for the witness search only (and the witness's names)
+    let race = a.boundedness == BoundednessArg::Race && !crate::race::settled(&net, &limits);
+    let net = race.then_some(net);
     let outcome = crate::race::generate_or_witness(
-        &net,
+        net.as_ref(),
         &models,
         method,
         relations,
         limits,
-        a.boundedness == BoundednessArg::Race,
         crate::progress::reporter("states", a.limits.progress, n_places),
     )
     .map_err(|i| {
@@ -113,7 +115,6 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             (won, ss)
         }
         Outcome::Unbounded(w) => {
-            let w = WitnessText::new(&net, &w);
             if a.json {
                 let mut v = object(json!({
                         "states": "+inf",

@@ -263,7 +263,7 @@ impl Collected {
             }
         }
         drop(walk);
-        let places = reorder(std::mem::take(&mut self.places), &place_order);
+        let mut places = reorder(std::mem::take(&mut self.places), &place_order);
         let mut transitions = reorder(std::mem::take(&mut self.transitions), &trans_order);
         drop((place_order, trans_order));
 
@@ -404,6 +404,14 @@ impl Collected {
                     }
                 }
             }
+        }
+        // the net lives as long as the run: no room left over from growing the lists
+        places.shrink_to_fit();
+        transitions.shrink_to_fit();
+        for t in &mut transitions {
+            t.inputs.shrink_to_fit();
+            t.outputs.shrink_to_fit();
+            t.inhibitors.shrink_to_fit();
         }
         Ok(PetriNet {
             name: net.name,
