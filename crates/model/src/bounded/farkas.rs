@@ -2,9 +2,6 @@
 //! incidence matrix `C`) in exact integer arithmetic, on a sparse, indexed tableau: the extreme
 //! rays of `{y >= 0 : y^T C = 0}` (P-semiflows) or `{y >= 0 : y^T C <= 0}`.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::Limits;
 
 /// One row of the Farkas tableau: a vector `y >= 0` over places (sparse, sorted) and
@@ -95,8 +92,8 @@ fn combine(pos: &Row, neg: &Row, t: u32, scratch: &mut [Vec<(u32, i128)>; 2]) ->
 /// and their neighbours cost, not the whole tableau (nets with tens of thousands of places):
 /// rows live in a slab (a removed row leaves `None`; ids are never reused), each column lists
 /// the rows nonzero there, each place lists the rows whose support starts there (the
-/// candidates of the adjacency test), and the next column comes from a heap of
-/// `(growth, column)` entries, stale ones skipped.
+/// candidates of the adjacency test), and the next column comes from a tournament tree over
+/// the columns' `(growth, column)`.
 struct Tableau {
     rows: Vec<Option<Row>>,
     /// Per row id: the place it is listed under in `by_key`, and its extended support (see
@@ -107,14 +104,14 @@ struct Tableau {
     /// Columns no row is positive in any more (inequality cone: done at once, see
     /// [`Tableau::settle`]).
     zeroed: Vec<u32>,
-    /// Columns whose counts changed since their last heap entry.
+    /// Columns whose counts changed since their entry in `next` was last set.
     touched: Vec<bool>,
     touched_list: Vec<u32>,
     by_col: Vec<Vec<u32>>,
     by_key: Vec<Vec<u32>>,
     pos: Vec<u64>,
     neg: Vec<u64>,
-    heap: BinaryHeap<Reverse<(i128, u32)>>,
+    next: MinTree,
     live: usize,
     mode: Mode,
 }
@@ -150,13 +147,22 @@ impl Tableau {
         }
     }
 
-    /// One heap entry per column whose counts changed since the last call.
-    fn push_touched(&mut self) {
+    /// Update the tree's entry of each column whose counts changed since the last call.
+    fn push_touched(&mut self, done: &[bool]) {
         for t in std::mem::take(&mut self.touched_list) {
             self.touched[t as usize] = false;
-            let g = self.growth(t as usize);
-            self.heap.push(Reverse((g, t)));
+            if !done[t as usize] {
+                let g = self.growth(t as usize);
+                self.next.set(t as usize, g);
+            }
         }
+    }
+
+    /// Column `t` is done: out of the tree.
+    fn finish(&mut self, t: usize, done: &mut [bool], ndone: &mut usize) {
+        done[t] = true;
+        *ndone += 1;
+        self.next.set(t, i128::MAX);
     }
 
     fn add(&mut self, r: Row, done: &[bool]) {
@@ -190,17 +196,12 @@ impl Tableau {
     /// The next column to eliminate: the one whose elimination adds the fewest rows (ties:
     /// the smallest index). Columns nothing is left to eliminate in are marked done.
     fn next_column(&mut self, done: &mut [bool], ndone: &mut usize) -> Option<usize> {
-        self.push_touched();
-        while let Some(Reverse((g, t))) = self.heap.pop() {
-            let t = t as usize;
-            if done[t] || g != self.growth(t) {
-                continue; // done, or a stale entry (a fresher one is in the heap)
-            }
+        self.push_touched(done);
+        while let Some(t) = self.next.min() {
             let (p, q) = (self.pos[t], self.neg[t]);
             if p + q == 0 || (self.mode == Mode::Inequality && p == 0) {
                 // no row can become nonzero (positive) here again: nothing to eliminate
-                done[t] = true;
-                *ndone += 1;
+                self.finish(t, done, ndone);
                 if self.mode == Mode::Inequality {
                     let ids = std::mem::take(&mut self.by_col[t]);
                     self.slack_done(t, &ids);
@@ -223,8 +224,7 @@ impl Tableau {
         for t in std::mem::take(&mut self.zeroed) {
             let t = t as usize;
             if !done[t] && self.pos[t] == 0 {
-                done[t] = true;
-                *ndone += 1;
+                self.finish(t, done, ndone);
                 let ids = std::mem::take(&mut self.by_col[t]);
                 self.slack_done(t, &ids);
             }
@@ -244,6 +244,37 @@ impl Tableau {
 
     fn valid_rows(self) -> Vec<Row> {
         self.rows.into_iter().flatten().filter(Row::valid).collect()
+    }
+}
+
+/// A tournament tree over the columns: the column of least `(growth, index)` at the root, an
+/// update in `O(log T)` (`i128::MAX`: not a candidate).
+struct MinTree {
+    size: usize,
+    tree: Vec<(i128, u32)>,
+}
+
+impl MinTree {
+    fn new(n: usize) -> MinTree {
+        let size = n.next_power_of_two().max(1);
+        MinTree {
+            size,
+            tree: vec![(i128::MAX, u32::MAX); 2 * size],
+        }
+    }
+
+    fn set(&mut self, i: usize, g: i128) {
+        let mut k = self.size + i;
+        self.tree[k] = (g, i as u32);
+        while k > 1 {
+            k /= 2;
+            self.tree[k] = self.tree[2 * k].min(self.tree[2 * k + 1]);
+        }
+    }
+
+    fn min(&self) -> Option<usize> {
+        let (g, i) = self.tree[1];
+        (g != i128::MAX).then_some(i as usize)
     }
 }
 
@@ -325,7 +356,7 @@ pub(super) fn farkas(
         by_key: vec![Vec::new(); n],
         pos: vec![0; transitions],
         neg: vec![0; transitions],
-        heap: BinaryHeap::new(),
+        next: MinTree::new(transitions),
         live: 0,
         n: n as u32,
         zeroed: Vec::new(),
@@ -356,8 +387,7 @@ pub(super) fn farkas(
         let Some(t) = tab.next_column(&mut done, &mut ndone) else {
             break;
         };
-        done[t] = true;
-        ndone += 1;
+        tab.finish(t, &mut done, &mut ndone);
         let tc = t as u32;
         let (mut ps, mut qs) = (Vec::new(), Vec::new());
         for &id in &std::mem::take(&mut tab.by_col[t]) {
