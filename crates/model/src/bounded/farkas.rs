@@ -113,6 +113,8 @@ struct Tableau {
     neg: Vec<u64>,
     next: MinTree,
     live: usize,
+    /// Entries (`y` and `v`) of the live rows.
+    entries: usize,
     mode: Mode,
 }
 
@@ -181,6 +183,7 @@ impl Tableau {
         let sig = signature(r.y.iter().map(|e| e.0).chain(slacks.map(|e| self.n + e.0)));
         self.keys.push((key, sig));
         self.count(&r, true, done);
+        self.entries += r.y.len() + r.v.len();
         self.rows.push(Some(r));
         self.live += 1;
     }
@@ -189,6 +192,7 @@ impl Tableau {
         if let Some(r) = self.rows[id as usize].take() {
             self.count(&r, false, done);
             dirty.push(self.keys[id as usize].0);
+            self.entries -= r.y.len() + r.v.len();
             self.live -= 1;
         }
     }
@@ -239,6 +243,35 @@ impl Tableau {
                     self.keys[id as usize].1.insert(self.n + t as u32);
                 }
             }
+        }
+    }
+
+    /// Once removed rows outnumber the live ones, renumber the live rows (keeping their
+    /// order) and drop the removed ones from the slab and the lists, so that memory follows
+    /// the live tableau, not every row ever made.
+    fn compact(&mut self) {
+        if self.rows.len() < 2 * self.live + 1024 {
+            return;
+        }
+        let mut map = vec![u32::MAX; self.rows.len()];
+        let mut next = 0u32;
+        for (id, r) in self.rows.iter().enumerate() {
+            if r.is_some() {
+                map[id] = next;
+                next += 1;
+            }
+        }
+        let keys = std::mem::take(&mut self.keys);
+        self.keys = keys
+            .into_iter()
+            .zip(&self.rows)
+            .filter(|(_, r)| r.is_some())
+            .map(|(k, _)| k)
+            .collect();
+        self.rows.retain(Option::is_some);
+        for list in self.by_col.iter_mut().chain(self.by_key.iter_mut()) {
+            list.retain(|&id| map[id as usize] != u32::MAX);
+            list.iter_mut().for_each(|id| *id = map[*id as usize]);
         }
     }
 
@@ -336,6 +369,11 @@ fn support_within(
         })
 }
 
+/// The most row entries (16 bytes each) the tableau may hold at once beyond the incidence
+/// matrix it starts from: rows can be as long as the net has transitions, so the row count
+/// alone does not bound its memory (32 MiB).
+const MAX_ENTRIES: usize = 1 << 22;
+
 /// The Farkas algorithm: returns the rays found (each with `y^T C <= 0`) and whether it ran to
 /// completion (then they are all the extreme rays of the cone of `mode`). The tableau may hold
 /// `limits.max_rows` rows more than it starts with.
@@ -357,6 +395,7 @@ pub(super) fn farkas(
         pos: vec![0; transitions],
         neg: vec![0; transitions],
         next: MinTree::new(transitions),
+        entries: 0,
         live: 0,
         n: n as u32,
         zeroed: Vec::new(),
@@ -370,6 +409,7 @@ pub(super) fn farkas(
         }
     }
     let give_up = |tab: Tableau| (tab.valid_rows(), false);
+    let initial_entries = tab.entries;
     let mut work: u64 = 0;
     let mut ndone = 0usize;
     tab.zeroed = (0..transitions as u32)
@@ -421,6 +461,7 @@ pub(super) fn farkas(
             (supports_of(&ps, &tab), supports_of(&qs, &tab))
         };
         let mut next: Vec<Row> = Vec::new();
+        let mut next_entries = 0usize;
         let mut pairs: u64 = 0;
         let removed = ps.len() + if mode == Mode::Equality { qs.len() } else { 0 };
         for (i, &a) in ps.iter().enumerate() {
@@ -475,11 +516,15 @@ pub(super) fn farkas(
                     if let (Some(ra), Some(rb)) = (ra, rb) {
                         if let Some(row) = combine(ra, rb, tc, &mut scratch) {
                             work += (row.y.len() + row.v.len()) as u64;
+                            next_entries += row.y.len() + row.v.len();
                             next.push(row);
                         }
                     }
                 }
-                if work > limits.max_work || tab.live - removed + next.len() > max_rows {
+                if work > limits.max_work
+                    || tab.live - removed + next.len() > max_rows
+                    || tab.entries + next_entries > initial_entries + MAX_ENTRIES
+                {
                     return give_up(tab);
                 }
             }
@@ -507,6 +552,7 @@ pub(super) fn farkas(
             let rows = &tab.rows;
             tab.by_key[p as usize].retain(|&id| rows[id as usize].is_some());
         }
+        tab.compact();
     }
     let complete = tab.rows.iter().flatten().all(Row::valid);
     (tab.valid_rows(), complete)
