@@ -1,10 +1,12 @@
 //! State-space generation raced against a proof of unboundedness (issue 12, item 1).
 //!
 //! A net may have no token bound; saturation on it grows a level's domain until a limit stops
-//! it. So every net run starts two procedures at once, first to finish wins:
+//! it. So every net run first asks for structural bounds within a small budget ([`settled`],
+//! on the caller's thread: they settle most bounded nets at once, and then generation runs
+//! alone). Otherwise two procedures start at once, first to finish wins:
 //! - the symbolic generation (main thread);
 //! - on a second thread, [`saturn_model::bounded::decide_boundedness_with`]: structural bounds
-//!   from P-semiflows (they settle most nets at once), then a Karp-Miller search for an
+//!   from P-semiflows with the full budget, then random walks and a Karp-Miller search for an
 //!   unboundedness witness on the places the bounds leave uncovered.
 //!
 //! A witness cancels the generation and is the answer (`+inf`); a finished generation cancels
