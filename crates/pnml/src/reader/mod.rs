@@ -18,8 +18,8 @@
 //! Coloured nets (`symmetricnet`, high-level nets, `hlinitialMarking`, `hlinscription`, sorts and
 //! declarations) are refused with an error naming the construct.
 //!
-//! The document is streamed ([`xmlcheck`] over `quick-xml`): what is kept while reading is the
-//! net being built, not the document. The reader never panics on any input; every problem is
+//! The document is streamed ([`xmlcheck`] over the window of [`source`]): what is kept while
+//! reading is the net being built, not the document. The reader never panics on any input; every problem is
 //! reported as a [`PnmlError`] whose message names the source, the line and column, and the
 //! offending element. When a document has several problems, the one reported is: invalid UTF-8
 //! first, then malformed XML, then the first problem in the walk order above.
@@ -27,6 +27,7 @@
 mod assemble;
 mod error;
 mod scan;
+mod source;
 mod xmlcheck;
 
 use std::io::BufRead;

@@ -140,6 +140,7 @@ pub(crate) fn read<R: BufRead>(input: R, source: &str, max: u64) -> Result<Colle
         spare: Vec::new(),
     };
     loop {
+        scanner.want_text = pass.leading;
         let item = scanner.next().map_err(|f| match f {
             Fail::Utf8(b) => PnmlError::Io {
                 path: source.into(),

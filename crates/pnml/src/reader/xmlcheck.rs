@@ -1,209 +1,22 @@
-//! A streaming, checking XML layer over `quick-xml`: it accepts exactly the documents the
-//! previous whole-file reader (`roxmltree` with its default options) accepted, hands the PNML
-//! layer a small stream of items (element starts with their attributes, ends, text, other
-//! nodes), and says where (line, column) anything is.
+//! A streaming, checking XML layer: it accepts exactly the documents the previous whole-file
+//! reader (`roxmltree` with its default options) accepted, hands the PNML layer a small stream
+//! of items (element starts with their attributes, ends, text, other nodes), and says where
+//! (line, column) anything is.
 //!
-//! `quick-xml` finds where each piece of markup ends; this layer checks what it does not (XML
-//! names, attribute syntax, character and entity references, characters allowed in XML,
-//! namespace prefixes, one root element, comments, the XML declaration, no DTD) and decodes text
-//! and attribute values (references, line-end and attribute-value normalisation) as `roxmltree`
-//! does. Positions are counted as the bytes go by ([`Counting`]), so nothing of the document is
-//! kept once it has been read.
+//! The tokenizer finds where each piece of markup or text ends in the window of
+//! [`super::source`] (a tag ends at a `>` outside quotes; comments, CDATA and processing
+//! instructions at their closing sequence; text at `<` or `&`); the checks then cover XML names,
+//! attribute syntax, character and entity references, characters allowed in XML, namespace
+//! prefixes, one root element, comments, the XML declaration and no DTD, and decode text and
+//! attribute values (references, line-end and attribute-value normalisation) as `roxmltree`
+//! does. Positions are counted only where one is needed (start tags, errors), and nothing of
+//! the document is kept once it has been read. Blanks between tags whose text nobody wants are
+//! passed over without a check (they have nothing to check).
 
-use std::io::{self, BufRead, Read};
+use std::io::Read;
 
-use quick_xml::events::Event;
-
-/// A position in the document: 1-based line and column (in characters).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Pos {
-    pub line: u32,
-    pub col: u32,
-}
-
-impl Pos {
-    /// The position after the characters of `bytes`, starting here.
-    fn advanced(mut self, bytes: &[u8]) -> Pos {
-        match memchr::memrchr(b'\n', bytes) {
-            Some(i) => {
-                let lines = memchr::memchr_iter(b'\n', &bytes[..=i]).count();
-                self.line = self.line.saturating_add(lines as u32);
-                self.col = 1u32.saturating_add(chars(&bytes[i + 1..]));
-            }
-            None => self.col = self.col.saturating_add(chars(bytes)),
-        }
-        self
-    }
-}
-
-/// The number of characters in UTF-8 `bytes` (bytes that do not continue a character).
-fn chars(bytes: &[u8]) -> u32 {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32
-}
-
-/// The counting state of [`Counting`].
-#[derive(Clone, Copy)]
-pub(crate) struct Track {
-    /// Bytes consumed so far.
-    pub offset: u64,
-    /// The position after the bytes consumed so far.
-    pub pos: Pos,
-    /// The position just after the last non-blank character consumed.
-    pub content_end: Pos,
-    /// The position of the last `<` consumed (where the markup being read starts).
-    pub last_lt: Pos,
-    /// The first byte that is not UTF-8 (as `str::from_utf8` reports it on the whole input).
-    pub utf8_error: Option<u64>,
-    /// The start of a character cut by the end of the last consumed chunk.
-    pending: [u8; 4],
-    npending: usize,
-}
-
-impl Track {
-    fn new() -> Self {
-        Track {
-            offset: 0,
-            pos: Pos { line: 1, col: 1 },
-            content_end: Pos { line: 1, col: 1 },
-            last_lt: Pos { line: 1, col: 1 },
-            utf8_error: None,
-            pending: [0; 4],
-            npending: 0,
-        }
-    }
-
-    /// At the end of the input: a character cut short is not UTF-8.
-    fn finish(&mut self) {
-        if self.npending > 0 && self.utf8_error.is_none() {
-            self.utf8_error = Some(self.offset - self.npending as u64);
-            self.npending = 0;
-        }
-    }
-
-    fn check_utf8(&mut self, mut chunk: &[u8], mut at: u64) {
-        if self.utf8_error.is_some() {
-            return;
-        }
-        if self.npending > 0 {
-            let start = at - self.npending as u64;
-            let len = match self.pending[0] {
-                0xC0..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                _ => 4,
-            };
-            let take = (len - self.npending).min(chunk.len());
-            self.pending[self.npending..self.npending + take].copy_from_slice(&chunk[..take]);
-            self.npending += take;
-            chunk = &chunk[take..];
-            at += take as u64;
-            if self.npending < len {
-                return;
-            }
-            self.npending = 0;
-            if std::str::from_utf8(&self.pending[..len]).is_err() {
-                self.utf8_error = Some(start);
-                return;
-            }
-        }
-        if let Err(e) = std::str::from_utf8(chunk) {
-            let valid = e.valid_up_to();
-            if e.error_len().is_none() {
-                let rest = &chunk[valid..];
-                self.pending[..rest.len()].copy_from_slice(rest);
-                self.npending = rest.len();
-            } else {
-                self.utf8_error = Some(at + valid as u64);
-            }
-        }
-    }
-
-    fn track(&mut self, chunk: &[u8]) {
-        // One pass: lines, columns, the last `<` and the last non-blank character.
-        let mut pos = self.pos;
-        let mut ascii = true;
-        for &b in chunk {
-            match b {
-                b'\n' => {
-                    pos.line = pos.line.saturating_add(1);
-                    pos.col = 1;
-                }
-                b' ' | b'\t' | b'\r' | b'\x0C' => pos.col = pos.col.saturating_add(1),
-                b'<' => {
-                    self.last_lt = pos;
-                    pos.col = pos.col.saturating_add(1);
-                    self.content_end = pos;
-                }
-                0x80.. => {
-                    ascii = false;
-                    if b >= 0xC0 {
-                        pos.col = pos.col.saturating_add(1);
-                    }
-                    self.content_end = pos;
-                }
-                _ => {
-                    pos.col = pos.col.saturating_add(1);
-                    self.content_end = pos;
-                }
-            }
-        }
-        self.pos = pos;
-        if !ascii || self.npending > 0 {
-            self.check_utf8(chunk, self.offset);
-        }
-        self.offset += chunk.len() as u64;
-    }
-}
-
-/// A [`BufRead`] that counts lines and columns of what is consumed, remembers where the last
-/// non-blank character ended, and checks that the bytes are UTF-8.
-pub(crate) struct Counting<R> {
-    inner: R,
-    pub track: Track,
-}
-
-impl<R: BufRead> Counting<R> {
-    /// Read and check the rest of the input (after a syntax error, a UTF-8 error further on
-    /// still comes first, as it did when the whole file was decoded before parsing).
-    fn drain(&mut self) -> io::Result<()> {
-        while self.track.utf8_error.is_none() {
-            let n = self.fill_buf()?.len();
-            if n == 0 {
-                break;
-            }
-            self.consume(n);
-        }
-        self.track.finish();
-        Ok(())
-    }
-}
-
-impl<R: BufRead> Read for Counting<R> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(out.len());
-        out[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Counting<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, n: usize) {
-        if n == 0 {
-            return;
-        }
-        // The bytes about to be consumed are still at the start of the inner buffer.
-        let Counting { inner, track } = self;
-        if let Ok(b) = inner.fill_buf() {
-            track.track(&b[..n.min(b.len())]);
-        }
-        inner.consume(n);
-    }
-}
+pub(crate) use super::source::Pos;
+use super::source::{Source, SourceError};
 
 /// Why the document cannot be read.
 #[derive(Debug)]
@@ -319,12 +132,14 @@ enum Step {
 }
 
 /// The streaming checker.
-pub(crate) struct Scanner<R: BufRead> {
-    reader: quick_xml::Reader<Counting<R>>,
-    buf: Vec<u8>,
+pub(crate) struct Scanner<R: Read> {
+    src: Source<R>,
+    /// The reader wants the text of the current text node (when not, text is checked but not
+    /// decoded or handed out).
+    pub want_text: bool,
     phase: Phase,
     /// Qualified names of the open elements, concatenated, and where each starts.
-    open_names: Vec<u8>,
+    open_names: String,
     open_starts: Vec<usize>,
     /// Namespace prefixes in scope: (prefix, URI, depth of the element that declared it).
     namespaces: Vec<(String, String, usize)>,
@@ -337,15 +152,20 @@ pub(crate) struct Scanner<R: BufRead> {
     /// (position, prefix start, prefix length, local start, local length) of the current
     /// tag's attributes other than namespace declarations.
     seen_attrs: Vec<(usize, usize, usize, usize, usize)>,
-    value: Vec<u8>,
+    value: String,
     cr: Cr,
     /// The byte after a character reference is taken as is (roxmltree's `is_as_is`).
     as_is: bool,
     /// The end of a text node to hand out before the item in `pending`.
     flush: Option<&'static str>,
     pending: Option<Pending>,
-    /// The position where the current event starts.
+    /// The origin of the positions in errors found while checking a token: [`Pos::ZERO`], the
+    /// token's start (made absolute by [`Scanner::next`]).
     at: Pos,
+    /// Where the current token starts in the window.
+    tok_start: usize,
+    /// The position of the current start tag.
+    tag_at: Pos,
 }
 
 fn is_space(b: u8) -> bool {
@@ -373,6 +193,18 @@ fn is_name_char(c: char) -> bool {
         | 0x10000..=0xEFFFF)
 }
 
+/// [`is_name_char`] on the ASCII characters.
+const NAME_ASCII: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] =
+            matches!(b as u8, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b':' | b'_' | b'-' | b'.');
+        b += 1;
+    }
+    t
+};
+
 fn is_xml_char(c: char) -> bool {
     if (c as u32) < 0x20 {
         return matches!(c, '\t' | '\n' | '\r');
@@ -382,6 +214,11 @@ fn is_xml_char(c: char) -> bool {
 
 /// The first byte of a character not allowed in XML documents, if any.
 fn bad_char(s: &[u8]) -> Option<usize> {
+    // Almost always none: one pass the compiler makes vector code, then the exact search.
+    let suspect = |b: u8| (b < 0x20 && b != b'\t' && b != b'\n' && b != b'\r') | (b == 0xEF);
+    if !s.iter().fold(false, |any, &b| any | suspect(b)) {
+        return None;
+    }
     let mut i = 0;
     while i < s.len() {
         let b = s[i];
@@ -479,22 +316,26 @@ impl<'a> Cur<'a> {
                 self.i += c.len_utf8();
                 continue;
             }
-            let c = b as char;
-            if c == ':' {
+            if !NAME_ASCII[b as usize] {
+                break;
+            }
+            if b == b':' {
                 if split.is_some() {
                     return Err(start);
                 }
                 split = Some(self.i);
-            } else if !is_name_char(c) {
-                break;
             }
-            self.i += c.len_utf8();
+            self.i += 1;
         }
         let (prefix, local) = match split {
             Some(k) => (&self.s[start..k], &self.s[k + 1..self.i]),
             None => (&self.s[start..start], &self.s[start..self.i]),
         };
-        let starts_ok = |t: &str| t.chars().next().is_some_and(is_name_start);
+        let starts_ok = |t: &str| match t.as_bytes().first() {
+            Some(&b) if b < 0x80 => matches!(b, b'A'..=b'Z' | b'a'..=b'z' | b':' | b'_'),
+            Some(_) => t.chars().next().is_some_and(is_name_start),
+            None => false,
+        };
         if (!prefix.is_empty() && !starts_ok(prefix)) || !starts_ok(local) {
             return Err(start);
         }
@@ -539,61 +380,111 @@ impl<'a> Cur<'a> {
 
 type Res<T> = Result<T, Fail>;
 
-impl<R: BufRead> Scanner<R> {
+/// The message for a tag the document ends in.
+const UNCLOSED_TAG: &str = "syntax error: tag not closed: `>` not found before end of input";
+
+/// One token of the document, as byte ranges of the window.
+#[derive(Clone, Copy)]
+enum Tok {
+    /// Character data up to the next `<` or `&`.
+    Text(usize, usize),
+    /// Blanks that need no check and are not wanted.
+    Blank,
+    /// A reference: the bytes between `&` and `;`.
+    Ref(usize, usize),
+    /// A start tag: the bytes between `<` and `>` (or `/>` when `empty`).
+    Start(usize, usize, bool),
+    /// An end tag: the bytes between `</` and `>`.
+    End(usize, usize),
+    /// The bytes between `<!--` and `-->`.
+    Comment(usize, usize),
+    /// The bytes between `<?` and `?>`.
+    Pi(usize, usize),
+    /// The bytes between `<![CDATA[` and `]]>`.
+    Cdata(usize, usize),
+    Eof,
+}
+
+impl From<SourceError> for Fail {
+    fn from(e: SourceError) -> Fail {
+        match e {
+            SourceError::Utf8(b) => Fail::Utf8(b),
+            SourceError::Io(e) => Fail::Io(e.to_string()),
+        }
+    }
+}
+
+/// The first occurrence of `needle` (short, not empty) in `hay`: the needles are a few bytes
+/// and the haystacks one token, where a byte search beats a substring searcher's set-up.
+fn find_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, tail) = needle.split_first()?;
+    memchr::memchr_iter(first, hay).find(|&k| hay[k + 1..].starts_with(tail))
+}
+
+/// The first `<` or `&`: most text between tags is a line end and an indentation, found
+/// sooner by a plain loop than by setting up a vector search.
+fn find_lt_amp(hay: &[u8]) -> Option<usize> {
+    let head = hay.len().min(32);
+    match hay[..head].iter().position(|&b| b == b'<' || b == b'&') {
+        Some(k) => Some(k),
+        None => memchr::memchr2(b'<', b'&', &hay[head..]).map(|k| head + k),
+    }
+}
+
+/// Is `b` a blank as far as where the content ends goes?
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0C')
+}
+
+impl<R: Read> Scanner<R> {
     pub fn new(input: R) -> Self {
-        let mut reader = quick_xml::Reader::from_reader(Counting {
-            inner: input,
-            track: Track::new(),
-        });
-        let cfg = reader.config_mut();
-        cfg.check_end_names = false;
-        cfg.allow_unmatched_ends = true;
-        cfg.check_comments = false;
-        cfg.trim_markup_names_in_closing_tags = false;
         Scanner {
-            reader,
-            buf: Vec::with_capacity(1 << 12),
+            src: Source::new(input),
+            want_text: true,
             phase: Phase::Start,
-            open_names: Vec::new(),
+            open_names: String::new(),
             open_starts: Vec::new(),
             namespaces: Vec::new(),
             attrs: Attrs::default(),
             local: String::new(),
             text: Vec::new(),
             seen_attrs: Vec::new(),
-            value: Vec::new(),
+            value: String::new(),
             cr: Cr::None,
             as_is: false,
             flush: None,
             pending: None,
-            at: Pos { line: 1, col: 1 },
+            at: Pos::ZERO,
+            tok_start: 0,
+            tag_at: Pos { line: 1, col: 1 },
         }
     }
 
-    fn track(&self) -> &Track {
-        &self.reader.get_ref().track
-    }
-
-    /// The error for the document: a UTF-8 error anywhere comes first (the rest of the input
-    /// is read to look for one), then this syntax error.
-    fn fail(&mut self, at: Pos, message: String) -> Fail {
-        let c = self.reader.get_mut();
-        if let Err(e) = c.drain() {
-            return Fail::Io(e.to_string());
-        }
-        match c.track.utf8_error {
-            Some(b) => Fail::Utf8(b),
-            None => Fail::Syntax(at, message),
-        }
+    /// A syntax error at `at` (the rest of the input is still read for a UTF-8 error, which
+    /// comes first: see [`Scanner::next`]).
+    fn fail(&self, at: Pos, message: String) -> Fail {
+        Fail::Syntax(at, message)
     }
 
     /// A syntax error at byte `i` of `content`, which starts `skip` characters after the
-    /// current event's start.
-    fn fail_in(&mut self, content: &[u8], skip: u32, i: usize, message: String) -> Fail {
+    /// current token's start.
+    fn fail_in(&self, content: &[u8], skip: u32, i: usize, message: String) -> Fail {
         let mut at = self.at;
         at.col += skip;
         let at = at.advanced(&content[..i.min(content.len())]);
-        self.fail(at, message)
+        Fail::Syntax(at, message)
+    }
+
+    /// The error for the document: a UTF-8 error anywhere comes first (the rest of the input
+    /// is read to look for one), then `f`.
+    fn settle(&mut self, f: Fail) -> Fail {
+        match f {
+            Fail::Syntax(..) => match self.src.drain() {
+                Ok(()) => f,
+                Err(e) => e.into(),
+            },
+            f => f,
+        }
     }
 
     /// The next item of the document.
@@ -605,14 +496,34 @@ impl<R: BufRead> Scanner<R> {
             return Ok(self.deliver(p));
         }
         loop {
-            let mut buf = std::mem::take(&mut self.buf);
-            buf.clear();
-            let step = self.step(&mut buf);
-            self.buf = buf;
-            match step? {
+            let step = match self.token() {
+                Ok(Tok::Eof) => self.eof().map(|s| (s, Tok::Eof)),
+                Ok(Tok::Blank) => continue,
+                Ok(tok) => {
+                    let buf = std::mem::take(&mut self.src.buf);
+                    let step = self.step(tok, &buf);
+                    self.src.buf = buf;
+                    match step {
+                        Err(Fail::Syntax(rel, m)) => {
+                            let origin = self.src.pos_at(self.tok_start);
+                            Err(Fail::Syntax(origin.then(rel), m))
+                        }
+                        step => step.map(|s| (s, tok)),
+                    }
+                }
+                Err(f) => Err(f),
+            };
+            let (step, tok) = match step {
+                Ok(s) => s,
+                Err(f) => return Err(self.settle(f)),
+            };
+            match step {
                 Step::Skip => continue,
                 Step::RawText => {
-                    return Ok(Item::Text(std::str::from_utf8(&self.buf).unwrap_or("")))
+                    let Tok::Text(a, b) = tok else {
+                        continue;
+                    };
+                    return Ok(Item::Text(self.src.buf.get(a..b).unwrap_or_default()));
                 }
                 Step::Text => return Ok(Item::Text(std::str::from_utf8(&self.text).unwrap_or(""))),
                 Step::Markup(p) => {
@@ -641,117 +552,288 @@ impl<R: BufRead> Scanner<R> {
         }
     }
 
-    /// Read one event and check it.
-    fn step(&mut self, buf: &mut Vec<u8>) -> Res<Step> {
+    /// Where the unconsumed bytes end, as a syntax error's position when the document ends
+    /// inside a token: after the last non-blank character.
+    fn cut_short(&mut self, message: &str) -> Fail {
+        let rest = self.src.rest();
+        if let Some(k) = rest.iter().rposition(|&b| !is_blank(b)) {
+            self.src.nonblank_end = self.src.start + k + 1;
+        }
+        Fail::Syntax(self.content_end(), message.to_string())
+    }
+
+    /// The position just after the last non-blank character read.
+    fn content_end(&mut self) -> Pos {
+        self.src.pos_at(self.src.nonblank_end)
+    }
+
+    /// The first `needle` at or after `from` bytes into the unconsumed bytes (reading more
+    /// as needed): its offset there, or `None` when the input ends first.
+    fn find(&mut self, from: usize, needle: &[u8]) -> Res<Option<usize>> {
+        let mut from = from;
+        loop {
+            let rest = self.src.rest();
+            if from <= rest.len() {
+                if let Some(k) = find_seq(&rest[from..], needle) {
+                    return Ok(Some(from + k));
+                }
+                from = from.max((rest.len() + 1).saturating_sub(needle.len()));
+            }
+            if !self.src.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Where a start tag ends: the offset of its `>` in the unconsumed bytes (a `>` inside
+    /// a quoted attribute value does not end it).
+    fn tag_end(&mut self) -> Res<Option<usize>> {
+        let mut from = 1;
+        let mut quote = None;
+        // Tags are short: a plain loop first.
+        let rest = self.src.rest();
+        let head = rest.len().min(128);
+        while from < head {
+            let b = rest[from];
+            from += 1;
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if b == b'>' => return Ok(Some(from - 1)),
+                None if b == b'"' || b == b'\'' => quote = Some(b),
+                None => {}
+            }
+        }
+        loop {
+            let rest = self.src.rest();
+            while from < rest.len() {
+                let hay = &rest[from..];
+                let hit = match quote {
+                    None => memchr::memchr3(b'>', b'"', b'\'', hay),
+                    Some(q) => memchr::memchr(q, hay),
+                };
+                let Some(k) = hit else {
+                    from = rest.len();
+                    break;
+                };
+                let b = hay[k];
+                from += k + 1;
+                match quote {
+                    Some(_) => quote = None,
+                    None if b == b'>' => return Ok(Some(from - 1)),
+                    None => quote = Some(b),
+                }
+            }
+            if !self.src.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Read the next token (its bytes stay in the window until the next one is read).
+    fn token(&mut self) -> Res<Tok> {
+        if self.phase == Phase::Start {
+            // A byte-order mark is skipped (and counted as a character of line 1).
+            self.src.ensure(3)?;
+            if self.src.rest().starts_with(b"\xEF\xBB\xBF") {
+                self.src.start += 3;
+            }
+        }
+        if self.src.start == self.src.end() && !self.src.fill()? {
+            return Ok(Tok::Eof);
+        }
+        let s = self.src.start;
+        self.tok_start = s;
+        match self.src.buf.as_bytes()[s] {
+            b'<' => self.markup(),
+            b'&' => {
+                let semi = loop {
+                    let rest = self.src.rest();
+                    match memchr::memchr2(b';', b'<', &rest[1..]) {
+                        Some(k) => break Some(k + 1).filter(|&k| rest[k] == b';'),
+                        None if !self.src.fill()? => break None,
+                        None => {}
+                    }
+                };
+                let Some(k) = semi else {
+                    let at = self.src.pos_at(self.tok_start);
+                    let msg = "entity or character reference not closed: `;` not found before end of input";
+                    return Err(self.fail(at, msg.into()));
+                };
+                let s = self.src.start;
+                self.src.start = s + k + 1;
+                self.src.nonblank_end = s + k + 1;
+                Ok(Tok::Ref(s + 1, s + k))
+            }
+            _ => {
+                let mut from = 0;
+                let k = loop {
+                    let rest = self.src.rest();
+                    match find_lt_amp(&rest[from..]) {
+                        Some(k) => break from + k,
+                        None => {
+                            from = rest.len();
+                            if !self.src.fill()? {
+                                break from;
+                            }
+                        }
+                    }
+                };
+                let s = self.src.start;
+                let text = &self.src.buf.as_bytes()[s..s + k];
+                self.src.start = s + k;
+                match text.iter().rposition(|&b| !is_space(b)) {
+                    Some(j) => {
+                        if let Some(j) = text[..=j].iter().rposition(|&b| !is_blank(b)) {
+                            self.src.nonblank_end = s + j + 1;
+                        }
+                    }
+                    // Blanks between tags: nothing to check, nothing wanted.
+                    None if self.phase != Phase::Start
+                        && (!self.want_text || self.phase != Phase::Content) =>
+                    {
+                        return Ok(Tok::Blank);
+                    }
+                    None => {}
+                }
+                Ok(Tok::Text(s, s + k))
+            }
+        }
+    }
+
+    /// A token starting with `<`.
+    fn markup(&mut self) -> Res<Tok> {
+        self.src.ensure(9)?;
+        let rest = self.src.rest();
+        let (open, close): (usize, &[u8]) = match rest.get(1) {
+            Some(b'/') => (2, b">"),
+            Some(b'?') => (2, b"?>"),
+            Some(b'!') if rest.starts_with(b"<!--") => (4, b"-->"),
+            Some(b'!') if rest.starts_with(b"<![CDATA[") => (9, b"]]>"),
+            Some(b'!') => {
+                let msg = if rest.starts_with(b"<!DOCTYPE") {
+                    "a DTD (<!DOCTYPE>) is not supported"
+                } else {
+                    "unknown markup after '<!'"
+                };
+                let at = self.src.pos_at(self.tok_start);
+                return Err(self.fail(at, msg.into()));
+            }
+            None => return Err(self.cut_short(UNCLOSED_TAG)),
+            Some(_) => (1, b">"),
+        };
+        let k = if open == 1 {
+            self.tag_end()?
+        } else {
+            self.find(open, close)?
+        };
+        let Some(k) = k else {
+            let what = match open {
+                1 | 2 if close == b">" => UNCLOSED_TAG,
+                2 => "syntax error: processing instruction or xml declaration not closed: `?>` not found before end of input",
+                4 => "syntax error: comment not closed: `-->` not found before end of input",
+                _ => "syntax error: CDATA not closed: `]]>` not found before end of input",
+            };
+            return Err(self.cut_short(what));
+        };
+        let s = self.src.start;
+        let (a, b) = (s + open, s + k);
+        let after = b + close.len();
+        self.src.start = after;
+        self.src.nonblank_end = after;
+        if open == 1 {
+            self.tag_at = self.src.pos_at(s);
+        }
+        let rest = self.src.buf.as_bytes();
+        Ok(match (open, rest[s + 1]) {
+            (1, _) => {
+                let empty = b > a && rest[b - 1] == b'/';
+                Tok::Start(a, if empty { b - 1 } else { b }, empty)
+            }
+            (2, b'/') => Tok::End(a, b),
+            (2, _) => Tok::Pi(a, b),
+            (4, _) => Tok::Comment(a, b),
+            _ => Tok::Cdata(a, b),
+        })
+    }
+
+    /// The end of the input: the end of the document when the root element has ended.
+    fn eof(&mut self) -> Res<Step> {
+        self.flush = self.end_text();
+        let end = self.content_end();
+        match self.phase {
+            Phase::Content => {
+                let name = self.open_name().to_string();
+                Err(self.fail(end, format!("the document ends inside <{name}>")))
+            }
+            Phase::Start | Phase::Prolog => {
+                Err(self.fail(end, "the document has no root element".into()))
+            }
+            Phase::Epilog => Ok(Step::Markup(Pending::Eof)),
+        }
+    }
+
+    /// Check one token.
+    fn step(&mut self, tok: Tok, buf: &str) -> Res<Step> {
+        let piece = |a: usize, b: usize| buf.get(a..b).unwrap_or_default();
         let first = self.phase == Phase::Start;
         if first {
-            // A byte-order mark is skipped (and counted as a character of line 1).
-            let c = self.reader.get_mut();
-            if c.fill_buf().is_ok_and(|b| b.starts_with(b"\xEF\xBB\xBF")) {
-                c.consume(3);
-            }
             self.phase = Phase::Prolog;
         }
-        self.at = self.track().pos;
-        let ev = self.reader.read_event_into(buf);
-        if let Some(b) = self.track().utf8_error {
-            return Err(Fail::Utf8(b));
-        }
-        let ev = match ev {
-            Ok(ev) => ev,
-            Err(quick_xml::Error::Io(e)) => return Err(Fail::Io(e.to_string())),
-            Err(e) => {
-                let at = match e {
-                    quick_xml::Error::Syntax(_) => self.track().content_end,
-                    _ => self.at,
-                };
-                let msg = e.to_string().replace(['\n', '\r', '\t'], " ");
-                return Err(self.fail(at, msg));
-            }
-        };
-        match ev {
-            Event::Text(t) => return self.text_piece(&t),
-            Event::GeneralRef(r) => {
-                self.reference_item(&r)?;
-                return Ok(Step::Text);
+        match tok {
+            Tok::Text(a, b) => return self.text_piece(piece(a, b)),
+            Tok::Ref(a, b) => {
+                self.reference_item(piece(a, b))?;
+                return Ok(if self.want_text {
+                    Step::Text
+                } else {
+                    Step::Skip
+                });
             }
             _ => {}
         }
-        // Markup: the text node before it (if any) ends here; it starts at its `<`.
+        // Markup: the text node before it (if any) ends here.
         self.flush = self.end_text();
-        if !matches!(ev, Event::Eof) {
-            self.at = self.track().last_lt;
-        }
-        let p = match ev {
-            Event::Start(s) => {
-                self.start_tag(&s, false)?;
+        let p = match tok {
+            Tok::Start(a, b, empty) => {
+                self.start_tag(piece(a, b), empty)?;
                 Pending::Start {
-                    empty: false,
-                    at: self.at,
+                    empty,
+                    at: self.tag_at,
                 }
             }
-            Event::Empty(s) => {
-                self.start_tag(&s, true)?;
-                Pending::Start {
-                    empty: true,
-                    at: self.at,
-                }
-            }
-            Event::End(e) => {
-                self.end_tag(&e)?;
+            Tok::End(a, b) => {
+                self.end_tag(piece(a, b))?;
                 Pending::End
             }
-            Event::Comment(c) => {
-                self.comment(&c)?;
+            Tok::Comment(a, b) => {
+                self.comment(piece(a, b))?;
                 Pending::Other
             }
-            Event::PI(pi) => {
-                self.pi(&pi, false)?;
+            Tok::Pi(a, b) => {
+                self.pi(piece(a, b), first)?;
                 Pending::Other
             }
-            Event::Decl(d) => {
-                self.pi(&d, first)?;
-                Pending::Other
-            }
-            Event::CData(c) => {
+            Tok::Cdata(a, b) => {
                 if self.phase != Phase::Content {
                     return Err(self.fail(self.at, "CDATA outside the root element".into()));
                 }
-                self.cdata(&c)?;
+                self.cdata(piece(a, b))?;
                 Pending::Cdata
             }
-            Event::DocType(_) => {
-                return Err(self.fail(self.at, "a DTD (<!DOCTYPE>) is not supported".into()))
-            }
-            Event::Eof => {
-                self.reader.get_mut().track.finish();
-                if let Some(b) = self.track().utf8_error {
-                    return Err(Fail::Utf8(b));
-                }
-                let end = self.track().content_end;
-                match self.phase {
-                    Phase::Content => {
-                        let name = self.open_name().to_string();
-                        return Err(self.fail(end, format!("the document ends inside <{name}>")));
-                    }
-                    Phase::Start | Phase::Prolog => {
-                        return Err(self.fail(end, "the document has no root element".into()))
-                    }
-                    Phase::Epilog => Pending::Eof,
-                }
-            }
-            Event::Text(_) | Event::GeneralRef(_) => unreachable!("handled above"),
+            Tok::Eof => return self.eof(),
+            Tok::Text(..) | Tok::Ref(..) | Tok::Blank => return Ok(Step::Skip),
         };
         Ok(Step::Markup(p))
     }
-
     /// The qualified name of the innermost open element.
     fn open_name(&self) -> &str {
         let start = self.open_starts.last().copied().unwrap_or(0);
-        std::str::from_utf8(&self.open_names[start..]).unwrap_or("")
+        self.open_names.get(start..).unwrap_or_default()
     }
 
-    fn text_piece(&mut self, raw: &[u8]) -> Res<Step> {
+    fn text_piece(&mut self, raw: &str) -> Res<Step> {
+        let raw = raw.as_bytes();
         if self.phase != Phase::Content {
             if let Some(i) = raw.iter().position(|&b| !is_space(b)) {
                 let msg = "text outside the root element".to_string();
@@ -763,8 +845,11 @@ impl<R: BufRead> Scanner<R> {
             let msg = format!("a character not allowed in XML (byte 0x{:02X})", raw[i]);
             return Err(self.fail_in(raw, 0, i, msg));
         }
-        if let Some(i) = memchr::memmem::find(raw, b"]]>") {
+        if let Some(i) = find_seq(raw, b"]]>") {
             return Err(self.fail_in(raw, 0, i, "']]>' in text".into()));
+        }
+        if !self.want_text {
+            return Ok(Step::Skip);
         }
         if self.cr == Cr::None && !self.as_is && memchr::memchr(b'\r', raw).is_none() {
             return Ok(Step::RawText);
@@ -821,17 +906,18 @@ impl<R: BufRead> Scanner<R> {
         }
     }
 
-    fn reference_item(&mut self, body: &[u8]) -> Res<()> {
+    fn reference_item(&mut self, body: &str) -> Res<()> {
         if self.phase != Phase::Content {
             return Err(self.fail(self.at, "a reference outside the root element".into()));
         }
-        let c = std::str::from_utf8(body)
-            .map_err(|_| String::new())
-            .and_then(reference);
+        let c = reference(body);
         let c = match c {
             Ok(c) => c,
             Err(msg) => return Err(self.fail(self.at, msg)),
         };
+        if !self.want_text {
+            return Ok(());
+        }
         self.text.clear();
         let mut tmp = [0u8; 4];
         for &b in c.encode_utf8(&mut tmp).as_bytes() {
@@ -841,7 +927,8 @@ impl<R: BufRead> Scanner<R> {
         Ok(())
     }
 
-    fn cdata(&mut self, raw: &[u8]) -> Res<()> {
+    fn cdata(&mut self, raw: &str) -> Res<()> {
+        let raw = raw.as_bytes();
         if let Some(i) = bad_char(raw) {
             let msg = format!("a character not allowed in XML (byte 0x{:02X})", raw[i]);
             return Err(self.fail_in(raw, 9, i, msg));
@@ -856,8 +943,9 @@ impl<R: BufRead> Scanner<R> {
         Ok(())
     }
 
-    fn comment(&mut self, raw: &[u8]) -> Res<()> {
-        if let Some(i) = memchr::memmem::find(raw, b"--") {
+    fn comment(&mut self, raw: &str) -> Res<()> {
+        let raw = raw.as_bytes();
+        if let Some(i) = find_seq(raw, b"--") {
             return Err(self.fail_in(raw, 4, i, "'--' inside a comment".into()));
         }
         if raw.ends_with(b"-") {
@@ -872,12 +960,12 @@ impl<R: BufRead> Scanner<R> {
     }
 
     /// A processing instruction or XML declaration (`raw` between `<?` and `?>`).
-    fn pi(&mut self, raw: &[u8], at_start: bool) -> Res<()> {
+    fn pi(&mut self, s: &str, at_start: bool) -> Res<()> {
+        let raw = s.as_bytes();
         if let Some(i) = bad_char(raw) {
             let msg = format!("a character not allowed in XML (byte 0x{:02X})", raw[i]);
             return Err(self.fail_in(raw, 2, i, msg));
         }
-        let s = std::str::from_utf8(raw).unwrap_or("");
         if s.starts_with("xml ") {
             if !at_start {
                 let msg = "an XML declaration not at the start of the document".to_string();
@@ -895,12 +983,12 @@ impl<R: BufRead> Scanner<R> {
         Ok(())
     }
 
-    fn start_tag(&mut self, raw: &[u8], empty: bool) -> Res<()> {
+    fn start_tag(&mut self, s: &str, empty: bool) -> Res<()> {
+        let raw = s.as_bytes();
         if self.phase == Phase::Epilog {
             return Err(self.fail(self.at, "a second root element".into()));
         }
         self.phase = Phase::Content;
-        let s = std::str::from_utf8(raw).unwrap_or("");
         let depth = self.open_starts.len();
         let mut cur = Cur { s, i: 0 };
         let (prefix, local) = match cur.qname() {
@@ -939,12 +1027,12 @@ impl<R: BufRead> Scanner<R> {
                 return Err(self.fail_in(raw, 1, vstart + i, msg));
             }
             if aprefix == "xmlns" {
-                let v = String::from_utf8_lossy(&self.value).into_owned();
+                let v = self.value.clone();
                 if let Some(msg) = self.declare(alocal, &v, depth) {
                     return Err(self.fail_in(raw, 1, at, msg.into()));
                 }
             } else if aprefix.is_empty() && alocal == "xmlns" {
-                if self.value == NS_XML_URI.as_bytes() || self.value == NS_XMLNS_URI.as_bytes() {
+                if self.value == NS_XML_URI || self.value == NS_XMLNS_URI {
                     let msg = "a reserved namespace URI as the default namespace".to_string();
                     return Err(self.fail_in(raw, 1, at, msg));
                 }
@@ -954,8 +1042,7 @@ impl<R: BufRead> Scanner<R> {
                 self.seen_attrs
                     .push((at, pstart, aprefix.len(), lstart, alocal.len()));
                 if aprefix.is_empty() {
-                    let v = std::str::from_utf8(&self.value).unwrap_or("");
-                    self.attrs.push(alocal, v);
+                    self.attrs.push(alocal, &self.value);
                 }
             }
         }
@@ -997,7 +1084,7 @@ impl<R: BufRead> Scanner<R> {
         } else {
             self.open_starts.push(self.open_names.len());
             let qlen = local.as_ptr() as usize - s.as_ptr() as usize + local.len();
-            self.open_names.extend_from_slice(&raw[..qlen]);
+            self.open_names.push_str(s.get(..qlen).unwrap_or_default());
         }
         Ok(())
     }
@@ -1043,8 +1130,12 @@ impl<R: BufRead> Scanner<R> {
         }
     }
 
-    fn end_tag(&mut self, raw: &[u8]) -> Res<()> {
-        let s = std::str::from_utf8(raw).unwrap_or("");
+    fn end_tag(&mut self, s: &str) -> Res<()> {
+        let raw = s.as_bytes();
+        if self.phase == Phase::Content && raw == self.open_name().as_bytes() {
+            // The name of the open element, checked when it was opened.
+            return self.close();
+        }
         let mut cur = Cur { s, i: 0 };
         if let Err(i) = cur.qname() {
             return Err(self.fail_in(raw, 2, i, "invalid name in a closing tag".into()));
@@ -1066,6 +1157,11 @@ impl<R: BufRead> Scanner<R> {
             let msg = format!("expected </{}>, found </{name}>", self.open_name());
             return Err(self.fail(self.at, msg));
         }
+        self.close()
+    }
+
+    /// The innermost open element ends.
+    fn close(&mut self) -> Res<()> {
         let start = self.open_starts.pop().unwrap_or(0);
         self.open_names.truncate(start);
         let depth = self.open_starts.len();
@@ -1079,19 +1175,27 @@ impl<R: BufRead> Scanner<R> {
 
 /// roxmltree's attribute-value normalisation: references replaced (their characters as is),
 /// `\r\n` and blanks to spaces. `Err` (byte, message).
-fn normalize_attribute(value: &str, out: &mut Vec<u8>) -> Result<(), (usize, String)> {
+fn normalize_attribute(value: &str, out: &mut String) -> Result<(), (usize, String)> {
     out.clear();
     let b = value.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let c = b[i];
+        // A run of plain characters (the special ones are ASCII: slicing there is safe).
+        let k = b[i..]
+            .iter()
+            .position(|&c| matches!(c, b'&' | b'\r' | b'\n' | b'\t'))
+            .map_or(b.len(), |k| i + k);
+        out.push_str(value.get(i..k).unwrap_or_default());
+        i = k;
+        let Some(&c) = b.get(i) else {
+            break;
+        };
         if c == b'&' {
             let Some(k) = memchr::memchr(b';', &b[i..]) else {
                 return Err((i, "malformed reference".into()));
             };
-            let ch = reference(&value[i + 1..i + k]).map_err(|m| (i, m))?;
-            let mut tmp = [0u8; 4];
-            out.extend_from_slice(ch.encode_utf8(&mut tmp).as_bytes());
+            let ch = reference(value.get(i + 1..i + k).unwrap_or_default()).map_err(|m| (i, m))?;
+            out.push(ch);
             i += k + 1;
             continue;
         }
@@ -1099,11 +1203,7 @@ fn normalize_attribute(value: &str, out: &mut Vec<u8>) -> Result<(), (usize, Str
         if c == b'\r' && b.get(i) == Some(&b'\n') {
             continue;
         }
-        out.push(if matches!(c, b'\n' | b'\r' | b'\t') {
-            b' '
-        } else {
-            c
-        });
+        out.push(' ');
     }
     Ok(())
 }
