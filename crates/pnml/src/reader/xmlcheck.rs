@@ -421,6 +421,19 @@ fn find_seq(hay: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memchr_iter(first, hay).find(|&k| hay[k + 1..].starts_with(tail))
 }
 
+/// The end of an ASCII name without a prefix starting at `b[i]`; `i` when there is none.
+fn simple_name(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
+        _ => return i,
+    }
+    let n = b[i + 1..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        .count();
+    i + 1 + n
+}
+
 /// The first `<` or `&`: most text between tags is a line end and an indentation, found
 /// sooner by a plain loop than by setting up a vector search.
 fn find_lt_amp(hay: &[u8]) -> Option<usize> {
@@ -989,6 +1002,9 @@ impl<R: Read> Scanner<R> {
             return Err(self.fail(self.at, "a second root element".into()));
         }
         self.phase = Phase::Content;
+        if self.simple_tag(s, empty) {
+            return Ok(());
+        }
         let depth = self.open_starts.len();
         let mut cur = Cur { s, i: 0 };
         let (prefix, local) = match cur.qname() {
@@ -1087,6 +1103,69 @@ impl<R: Read> Scanner<R> {
             self.open_names.push_str(s.get(..qlen).unwrap_or_default());
         }
         Ok(())
+    }
+
+    /// The common start tag, checked and read in one pass: ASCII names without prefixes, quoted
+    /// values of printable ASCII other than `<` and `&`, no `xmlns`, no attribute twice.
+    /// `false` (nothing done) for any other tag, which [`Scanner::start_tag`] then reads.
+    fn simple_tag(&mut self, s: &str, empty: bool) -> bool {
+        let b = s.as_bytes();
+        let name_end = simple_name(b, 0);
+        if name_end == 0 {
+            return false;
+        }
+        self.attrs.clear();
+        let mut i = name_end;
+        loop {
+            let j = i + b[i..].iter().take_while(|&&c| is_space(c)).count();
+            if j == b.len() {
+                break;
+            }
+            let n_end = simple_name(b, j);
+            if j == i || n_end == j || b.get(n_end) != Some(&b'=') {
+                return false;
+            }
+            let quote = match b.get(n_end + 1) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                _ => return false,
+            };
+            let v0 = n_end + 2;
+            let Some(len) = b[v0..].iter().position(|&c| c == quote) else {
+                return false;
+            };
+            let v1 = v0 + len;
+            let value = &b[v0..v1];
+            if value
+                .iter()
+                .any(|&c| c < 0x20 || c >= 0x80 || c == b'<' || c == b'&')
+            {
+                return false;
+            }
+            let (Some(name), Some(value)) = (s.get(j..n_end), s.get(v0..v1)) else {
+                return false;
+            };
+            if name == "xmlns" || self.attrs.get(name).is_some() {
+                return false;
+            }
+            self.attrs.push(name, value);
+            i = v1 + 1;
+        }
+        let Some(local) = s.get(..name_end) else {
+            return false;
+        };
+        self.local.clear();
+        self.local.push_str(local);
+        let depth = self.open_starts.len();
+        if empty {
+            self.pop_namespaces(depth);
+            if depth == 0 {
+                self.phase = Phase::Epilog;
+            }
+        } else {
+            self.open_starts.push(self.open_names.len());
+            self.open_names.push_str(local);
+        }
+        true
     }
 
     /// Declare `xmlns:prefix="uri"` on the element at `depth`; a message when not allowed.
