@@ -216,7 +216,12 @@ impl Pass<'_> {
             (Cap::Number, Some(n)) => &mut n.number,
             (Cap::ArcType, Some(n)) => &mut n.arc_type_text,
         };
-        slot.get_or_insert_with(String::new)
+        let spare = &mut self.spare;
+        slot.get_or_insert_with(|| {
+            let mut s = spare.pop().unwrap_or_default();
+            s.clear();
+            s
+        })
     }
 
     fn start(&mut self, local: &str, at: Pos, attrs: &Attrs) {
@@ -564,6 +569,9 @@ impl Pass<'_> {
         self.recycle(n.id);
         self.recycle(n.a1);
         self.recycle(n.a2);
+        self.recycle(n.name);
+        self.recycle(n.number);
+        self.recycle(n.arc_type_text);
     }
 
     /// The arc's type, from the `type` attribute (`<arc type="inhibitor">`, as TAPAAL and

@@ -74,9 +74,10 @@ impl Attrs {
     /// The value of the unprefixed attribute `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
         let (mut n0, mut v0) = (0, 0);
+        let names = self.names.as_bytes();
         for &(n1, v1) in &self.ends {
-            if &self.names[n0..n1] == name {
-                return Some(&self.values[v0..v1]);
+            if n1 - n0 == name.len() && names.get(n0..n1) == Some(name.as_bytes()) {
+                return self.values.get(v0..v1);
             }
             (n0, v0) = (n1, v1);
         }
@@ -394,6 +395,8 @@ enum Tok {
     Ref(usize, usize),
     /// A start tag: the bytes between `<` and `>` (or `/>` when `empty`).
     Start(usize, usize, bool),
+    /// A start tag read by [`Scanner::simple_start`]: its name.
+    SimpleStart(usize, usize, bool),
     /// An end tag: the bytes between `</` and `>`.
     End(usize, usize),
     /// The bytes between `<!--` and `-->`.
@@ -603,18 +606,26 @@ impl<R: Read> Scanner<R> {
     fn tag_end(&mut self) -> Res<Option<usize>> {
         let mut from = 1;
         let mut quote = None;
-        // Tags are short: a plain loop first.
+        // Tags are short: plain loops first (a quoted value is passed over in one go).
         let rest = self.src.rest();
-        let head = rest.len().min(128);
-        while from < head {
-            let b = rest[from];
-            from += 1;
+        let head = &rest[..rest.len().min(128)];
+        while from < head.len() {
+            let stop = match quote {
+                None => head[from..]
+                    .iter()
+                    .position(|&b| b == b'>' || b == b'"' || b == b'\''),
+                Some(q) => head[from..].iter().position(|&b| b == q),
+            };
+            let Some(k) = stop else {
+                from = head.len();
+                break;
+            };
+            let b = head[from + k];
+            from += k + 1;
             match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => {}
+                Some(_) => quote = None,
                 None if b == b'>' => return Ok(Some(from - 1)),
-                None if b == b'"' || b == b'\'' => quote = Some(b),
-                None => {}
+                None => quote = Some(b),
             }
         }
         loop {
@@ -679,6 +690,16 @@ impl<R: Read> Scanner<R> {
                 Ok(Tok::Ref(s + 1, s + k))
             }
             _ => {
+                // Blanks between tags whose text nobody wants: nothing to check.
+                let rest = self.src.rest();
+                let n = rest.iter().take_while(|&&b| is_space(b)).count();
+                if rest.get(n) == Some(&b'<')
+                    && self.phase != Phase::Start
+                    && (!self.want_text || self.phase != Phase::Content)
+                {
+                    self.src.start += n;
+                    return Ok(Tok::Blank);
+                }
                 let mut from = 0;
                 let k = loop {
                     let rest = self.src.rest();
@@ -733,7 +754,12 @@ impl<R: Read> Scanner<R> {
                 return Err(self.fail(at, msg.into()));
             }
             None => return Err(self.cut_short(UNCLOSED_TAG)),
-            Some(_) => (1, b">"),
+            Some(_) => {
+                if let Some(tok) = self.simple_start() {
+                    return Ok(tok);
+                }
+                (1, b">")
+            }
         };
         let k = if open == 1 {
             self.tag_end()?
@@ -786,6 +812,75 @@ impl<R: Read> Scanner<R> {
         }
     }
 
+    /// The common start tag, read and checked in one pass from its `<`: an ASCII name without
+    /// a prefix, attributes with such names and quoted values of printable ASCII other than
+    /// `<` and `&`, none twice, no `xmlns`. Its attributes are left in `attrs`. `None` (and
+    /// nothing consumed) for any other tag or one that runs past the window: the general path
+    /// then reads it.
+    fn simple_start(&mut self) -> Option<Tok> {
+        let Scanner { src, attrs, .. } = self;
+        let s = src.start;
+        let text = src.buf.get(s..)?;
+        let r = text.as_bytes();
+        let name_end = simple_name(r, 1);
+        if name_end == 1 {
+            return None;
+        }
+        attrs.clear();
+        let mut i = name_end;
+        loop {
+            let j = i + r[i..].iter().take_while(|&&c| is_space(c)).count();
+            let (gt, empty) = match r.get(j) {
+                Some(b'>') => (j, false),
+                Some(b'/') if r.get(j + 1) == Some(&b'>') => (j + 1, true),
+                _ => (0, false),
+            };
+            if gt > 0 {
+                src.start = s + gt + 1;
+                src.nonblank_end = src.start;
+                self.tag_at = src.pos_at(s);
+                return Some(Tok::SimpleStart(s + 1, s + name_end, empty));
+            }
+            let n_end = simple_name(r, j);
+            if j == i || n_end == j || r.get(n_end) != Some(&b'=') {
+                return None;
+            }
+            let quote = match r.get(n_end + 1) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                _ => return None,
+            };
+            let v0 = n_end + 2;
+            let len = r.get(v0..)?.iter().position(|&c| c == quote)?;
+            let v1 = v0 + len;
+            if r[v0..v1]
+                .iter()
+                .any(|&c| c < 0x20 || c >= 0x80 || c == b'<' || c == b'&')
+            {
+                return None;
+            }
+            let (name, value) = (text.get(j..n_end)?, text.get(v0..v1)?);
+            if name == "xmlns" || attrs.get(name).is_some() {
+                return None;
+            }
+            attrs.push(name, value);
+            i = v1 + 1;
+        }
+    }
+
+    /// An element opens (its name checked) or, when `empty`, opens and closes.
+    fn open(&mut self, qname: &str, empty: bool) {
+        let depth = self.open_starts.len();
+        if empty {
+            self.pop_namespaces(depth);
+            if depth == 0 {
+                self.phase = Phase::Epilog;
+            }
+        } else {
+            self.open_starts.push(self.open_names.len());
+            self.open_names.push_str(qname);
+        }
+    }
+
     /// Check one token.
     fn step(&mut self, tok: Tok, buf: &str) -> Res<Step> {
         let piece = |a: usize, b: usize| buf.get(a..b).unwrap_or_default();
@@ -810,6 +905,20 @@ impl<R: Read> Scanner<R> {
         let p = match tok {
             Tok::Start(a, b, empty) => {
                 self.start_tag(piece(a, b), empty)?;
+                Pending::Start {
+                    empty,
+                    at: self.tag_at,
+                }
+            }
+            Tok::SimpleStart(a, b, empty) => {
+                if self.phase == Phase::Epilog {
+                    return Err(self.fail(self.at, "a second root element".into()));
+                }
+                self.phase = Phase::Content;
+                let name = piece(a, b);
+                self.local.clear();
+                self.local.push_str(name);
+                self.open(name, empty);
                 Pending::Start {
                     empty,
                     at: self.tag_at,
@@ -1002,9 +1111,6 @@ impl<R: Read> Scanner<R> {
             return Err(self.fail(self.at, "a second root element".into()));
         }
         self.phase = Phase::Content;
-        if self.simple_tag(s, empty) {
-            return Ok(());
-        }
         let depth = self.open_starts.len();
         let mut cur = Cur { s, i: 0 };
         let (prefix, local) = match cur.qname() {
@@ -1092,80 +1198,9 @@ impl<R: Read> Scanner<R> {
         }
         self.local.clear();
         self.local.push_str(local);
-        if empty {
-            self.pop_namespaces(depth);
-            if depth == 0 {
-                self.phase = Phase::Epilog;
-            }
-        } else {
-            self.open_starts.push(self.open_names.len());
-            let qlen = local.as_ptr() as usize - s.as_ptr() as usize + local.len();
-            self.open_names.push_str(s.get(..qlen).unwrap_or_default());
-        }
+        let qlen = local.as_ptr() as usize - s.as_ptr() as usize + local.len();
+        self.open(s.get(..qlen).unwrap_or_default(), empty);
         Ok(())
-    }
-
-    /// The common start tag, checked and read in one pass: ASCII names without prefixes, quoted
-    /// values of printable ASCII other than `<` and `&`, no `xmlns`, no attribute twice.
-    /// `false` (nothing done) for any other tag, which [`Scanner::start_tag`] then reads.
-    fn simple_tag(&mut self, s: &str, empty: bool) -> bool {
-        let b = s.as_bytes();
-        let name_end = simple_name(b, 0);
-        if name_end == 0 {
-            return false;
-        }
-        self.attrs.clear();
-        let mut i = name_end;
-        loop {
-            let j = i + b[i..].iter().take_while(|&&c| is_space(c)).count();
-            if j == b.len() {
-                break;
-            }
-            let n_end = simple_name(b, j);
-            if j == i || n_end == j || b.get(n_end) != Some(&b'=') {
-                return false;
-            }
-            let quote = match b.get(n_end + 1) {
-                Some(&q @ (b'"' | b'\'')) => q,
-                _ => return false,
-            };
-            let v0 = n_end + 2;
-            let Some(len) = b[v0..].iter().position(|&c| c == quote) else {
-                return false;
-            };
-            let v1 = v0 + len;
-            let value = &b[v0..v1];
-            if value
-                .iter()
-                .any(|&c| c < 0x20 || c >= 0x80 || c == b'<' || c == b'&')
-            {
-                return false;
-            }
-            let (Some(name), Some(value)) = (s.get(j..n_end), s.get(v0..v1)) else {
-                return false;
-            };
-            if name == "xmlns" || self.attrs.get(name).is_some() {
-                return false;
-            }
-            self.attrs.push(name, value);
-            i = v1 + 1;
-        }
-        let Some(local) = s.get(..name_end) else {
-            return false;
-        };
-        self.local.clear();
-        self.local.push_str(local);
-        let depth = self.open_starts.len();
-        if empty {
-            self.pop_namespaces(depth);
-            if depth == 0 {
-                self.phase = Phase::Epilog;
-            }
-        } else {
-            self.open_starts.push(self.open_names.len());
-            self.open_names.push_str(local);
-        }
-        true
     }
 
     /// Declare `xmlns:prefix="uri"` on the element at `depth`; a message when not allowed.
@@ -1216,9 +1251,10 @@ impl<R: Read> Scanner<R> {
             return self.close();
         }
         let mut cur = Cur { s, i: 0 };
-        if let Err(i) = cur.qname() {
-            return Err(self.fail_in(raw, 2, i, "invalid name in a closing tag".into()));
-        }
+        let closing = match cur.qname() {
+            Ok(q) => q,
+            Err(i) => return Err(self.fail_in(raw, 2, i, "invalid name in a closing tag".into())),
+        };
         let name_end = cur.i;
         cur.skip_spaces();
         if !cur.at_end() {
@@ -1232,8 +1268,12 @@ impl<R: Read> Scanner<R> {
                 format!("closing tag </{name}> without an opening tag"),
             ));
         }
-        if name != self.open_name() {
-            let msg = format!("expected </{}>, found </{name}>", self.open_name());
+        // Names match as (prefix, local) pairs, as roxmltree compares them: `</:a>` closes
+        // `<a>` (an empty prefix before the colon).
+        let open = self.open_name();
+        let opened = open.split_once(':').unwrap_or(("", open));
+        if closing != opened {
+            let msg = format!("expected </{open}>, found </{name}>");
             return Err(self.fail(self.at, msg));
         }
         self.close()
