@@ -854,7 +854,7 @@ impl<R: Read> Scanner<R> {
             let v1 = v0 + len;
             if r[v0..v1]
                 .iter()
-                .any(|&c| c < 0x20 || c >= 0x80 || c == b'<' || c == b'&')
+                .any(|&c| !(0x20..0x80).contains(&c) || c == b'<' || c == b'&')
             {
                 return None;
             }
