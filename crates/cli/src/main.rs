@@ -13,6 +13,7 @@ mod generate;
 mod load;
 mod mcc;
 mod mcc_check;
+mod memory;
 mod out;
 mod parse_pnml;
 mod parse_prism;
@@ -226,6 +227,7 @@ fn parse_command_line() -> Result<Cli, ExitCode> {
 }
 
 fn main() -> ExitCode {
+    memory::map_large_blocks();
     let cli = match parse_command_line() {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -77,6 +77,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     // the net is kept for the witness search only (and the witness's names)
     let race = a.boundedness == BoundednessArg::Race && !crate::race::settled(&net, &limits);
     let net = race.then_some(net);
+    crate::memory::release_freed();
     let outcome = crate::race::generate_or_witness(
         net.as_ref(),
         &models,
