@@ -33,7 +33,7 @@ pub struct Level {
 }
 
 /// The local next-state function of one event at one level.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LocalFn {
     /// Petri-net style: enabled in local state `i` iff `i >= need` and `i < inhibit`;
     /// then the new local state is `i + delta`.

@@ -154,7 +154,7 @@ impl<'m> ClassSweep<'m> {
             let ev = &events[*e as usize];
             let f = if *next > 0 && ev.parts[*next - 1].0 == l {
                 *next -= 1;
-                Some(ev.parts[*next].1.clone())
+                Some(ev.parts[*next].1)
             } else {
                 None
             };
@@ -163,7 +163,7 @@ impl<'m> ClassSweep<'m> {
             } else {
                 Some(self.class_of[*e as usize])
             };
-            let id = *self.intern.entry((f.clone(), below)).or_insert_with(|| {
+            let id = *self.intern.entry((f, below)).or_insert_with(|| {
                 classes.push(Class {
                     f,
                     below,

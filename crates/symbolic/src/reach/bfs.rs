@@ -81,7 +81,7 @@ impl Kernel<'_> {
             return acc;
         }
         let mut acc = self.image_all(k, s);
-        if !self.e.by_top[0].is_empty() {
+        if !self.e.by_top.at(0).is_empty() {
             // an event with empty support maps every state to itself
             acc = self.dd.sets.union(acc, s);
         }
@@ -121,8 +121,10 @@ impl Kernel<'_> {
             }
             buf[i] = self.dd.sets.union(buf[i], r);
         }
-        let evs = std::mem::take(&mut self.e.by_top[l]);
-        for &e in &evs {
+        for x in self.e.by_top.range(l) {
+            let Some(&e) = self.e.by_top.item(x) else {
+                break;
+            };
             let r = self.image_event(l, q, Tok::Ev(e, 0));
             let m = self.dd.sets.edges(r).len();
             for x in 0..m {
@@ -137,7 +139,6 @@ impl Kernel<'_> {
                 buf[j] = self.dd.sets.union(buf[j], ed.child);
             }
         }
-        self.e.by_top[l] = evs;
         let r = if self.e.interrupted.is_some() {
             NodeId::EMPTY
         } else {

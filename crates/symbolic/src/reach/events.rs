@@ -10,7 +10,7 @@ use saturn_dd::{NodeId, Pin, RelAlg};
 use saturn_model::{GeneralModel, LocalFn};
 
 use super::kernel::Kernel;
-use super::{Reach, Relations};
+use super::{Groups, Reach, Relations};
 use crate::limits::Interrupted;
 
 /// The relation MDDs of [`Relations::Mdd`], in the context's relation forest.
@@ -49,16 +49,17 @@ impl RelMdds {
         }
     }
 
-    /// Forget every `N_k` and group the events afresh: `by_top[k]` fire at level `k`.
-    pub(super) fn regroup_tops(&mut self, by_top: &[Vec<u32>], events: &[Ev]) {
-        self.top = (0..by_top.len()).map(|_| None).collect();
-        self.top_sig = vec![0; by_top.len()];
-        self.top_levels = by_top
-            .iter()
-            .map(|evs| {
-                let mut ls: Vec<u32> = evs
+    /// Forget every `N_k` and group the events afresh: `by_top.at(k)` fire at level `k`.
+    pub(super) fn regroup_tops(&mut self, by_top: &Groups<u32>, support: &Groups<u32>) {
+        let levels = by_top.len();
+        self.top = (0..levels).map(|_| None).collect();
+        self.top_sig = vec![0; levels];
+        self.top_levels = (0..levels)
+            .map(|k| {
+                let mut ls: Vec<u32> = by_top
+                    .at(k)
                     .iter()
-                    .flat_map(|&e| events[e as usize].levels.iter().copied())
+                    .flat_map(|&e| support.at(e as usize).iter().copied())
                     .collect();
                 ls.sort_unstable();
                 ls.dedup();
@@ -68,13 +69,15 @@ impl RelMdds {
     }
 }
 
-/// An event prepared for firing: its local functions by level, highest first (none for a
-/// general event, which fires through its relation only), and its support levels.
+/// An event prepared for firing: its Top. Its local functions by level, highest first (none
+/// for a general event, which fires through its relation only), are the engine's
+/// `parts.at(e)`, its support levels (highest first) the engine's `levels.at(e)`.
 pub(super) struct Ev {
-    pub(super) parts: Vec<(u32, LocalFn)>,
     pub(super) top: u32,
-    /// The levels the event reads or writes, highest first.
-    pub(super) levels: Vec<u32>,
+    /// Where its local functions start in the engine's `parts`, and how many there are (the
+    /// firing loop's view of `parts.at(e)`).
+    pub(super) first: u32,
+    pub(super) len: u32,
 }
 
 /// General events (a [`GeneralModel`]'s): their relations come from Shannon expansion over
@@ -127,7 +130,7 @@ impl Reach<'_> {
             Relations::Mdd => {
                 let mut rm =
                     RelMdds::new((0..n).map(|_| None).collect(), vec![Vec::new(); n], false);
-                rm.regroup_tops(&self.eng.by_top, &self.eng.events);
+                rm.regroup_tops(&self.eng.by_top, &self.eng.levels);
                 Some(rm)
             }
         };
@@ -158,21 +161,19 @@ impl Kernel<'_> {
         let Some(rm) = self.e.rels.as_ref() else {
             return false;
         };
-        let ev = &self.e.events[e as usize];
+        let support = self.e.levels.at(e as usize);
         let cov = &rm.covered[e as usize];
         let sets = &self.dd.sets;
         let stale = !rm.fixed
             && (cov.is_empty()
-                || ev
-                    .levels
+                || support
                     .iter()
                     .zip(cov)
                     .any(|(&l, &c)| sets.domain(l as usize) > c));
         if !stale {
             return false;
         }
-        let doms: Vec<u32> = ev
-            .levels
+        let doms: Vec<u32> = support
             .iter()
             .map(|&l| self.dd.sets.domain(l as usize).max(1))
             .collect();
@@ -197,10 +198,12 @@ impl Kernel<'_> {
     /// The relation of a Petri-style event from its local functions, over the local states
     /// `doms` (per support level, highest first) and within each level's cap.
     fn local_relation(&mut self, e: usize, doms: &[u32]) -> NodeId {
-        let ev = &self.e.events[e];
-        let mut parts: Vec<(usize, Vec<(u32, u32)>)> = Vec::with_capacity(ev.parts.len());
-        for ((l, f), &dom) in ev.parts.iter().zip(doms) {
-            let l = *l as usize;
+        let mut parts: Vec<(usize, Vec<(u32, u32)>)> = Vec::with_capacity(doms.len());
+        for x in self.e.parts.range(e) {
+            let (Some(&(l, f)), Some(&dom)) = (self.e.parts.item(x), doms.get(parts.len())) else {
+                break;
+            };
+            let l = l as usize;
             let cap = self.e.cap[l];
             // the relation forest must know the whole domain, or a part relating only some
             // local states to themselves would look like the identity and be skipped
@@ -225,7 +228,7 @@ impl Kernel<'_> {
     fn general_relation(&mut self, g: &GeneralSource, e: usize, doms: &[u32]) -> NodeId {
         let k = self.dd.num_levels();
         let mut known = vec![Vec::new(); k + 1];
-        for (&l, &dom) in self.e.events[e].levels.iter().zip(doms) {
+        for (&l, &dom) in self.e.levels.at(e).iter().zip(doms) {
             let size = self.e.cap[l as usize];
             known[l as usize] = (0..dom.min(size)).collect();
         }
@@ -246,7 +249,7 @@ impl Kernel<'_> {
     /// `N_k`: the union of the relations of the events whose Top is `k` (`evs`), rebuilt
     /// when one of them is stale. Checked by the sum of the support levels' domains, so an
     /// unchanged `N_k` costs one pass over those levels.
-    pub(super) fn fresh_top(&mut self, k: usize, evs: &[u32]) -> NodeId {
+    pub(super) fn fresh_top(&mut self, k: usize) -> NodeId {
         // (only called with relation MDDs; without them nothing fires through one)
         let Some(rm) = self.e.rels.as_ref() else {
             return NodeId::EMPTY;
@@ -262,10 +265,14 @@ impl Kernel<'_> {
             }
         }
         let mut changed = rm.top[k].is_none();
-        for &e in evs {
+        for x in self.e.by_top.range(k) {
+            let Some(&e) = self.e.by_top.item(x) else {
+                break;
+            };
             changed |= self.fresh_event(e);
         }
         if changed {
+            let evs = self.e.by_top.at(k);
             let rels: Vec<NodeId> = self.e.rels.as_ref().map_or(Vec::new(), |rm| {
                 evs.iter()
                     .map(|&e| rm.rel[e as usize].as_ref().map_or(NodeId::EMPTY, Pin::get))
@@ -325,12 +332,10 @@ impl Reach<'_> {
     /// them; the compute caches of the other direction are dropped (relation MDDs are rebuilt
     /// on demand).
     pub fn reverse(&mut self) {
-        for ev in &mut self.eng.events {
-            for part in &mut ev.parts {
-                part.1 = reverse_local(&part.1);
-            }
+        for part in self.eng.parts.items_mut() {
+            part.1 = reverse_local(&part.1);
         }
-        for tp in self.eng.top_parts.iter_mut().flatten() {
+        for tp in self.eng.top_parts.items_mut() {
             tp.f = reverse_local(&tp.f);
         }
         if let Some(g) = self.eng.general.as_deref_mut() {

@@ -219,12 +219,15 @@ impl Kernel<'_> {
     #[inline]
     pub(super) fn level_step(&self, t: Tok, l: usize) -> LevelStep {
         match t {
-            Tok::Ev(e, pi) => match self.e.events[e as usize].parts.get(pi as usize) {
-                Some((pl, f)) if *pl as usize == l => {
-                    LevelStep::Local(f.clone(), self.e.cap[l], Tok::Ev(e, pi + 1))
+            Tok::Ev(e, pi) => {
+                let ev = &self.e.events[e as usize];
+                match self.e.parts.item((ev.first + pi) as usize) {
+                    Some(&(pl, f)) if pi < ev.len && pl as usize == l => {
+                        LevelStep::Local(f, self.e.cap[l], Tok::Ev(e, pi + 1))
+                    }
+                    _ => LevelStep::Same(t),
                 }
-                _ => LevelStep::Same(t),
-            },
+            }
             Tok::Rel(r) if self.dd.rels.level(r) < 2 * l => LevelStep::Same(t),
             Tok::Rel(r) => LevelStep::Rel(r),
         }
@@ -283,7 +286,7 @@ impl Kernel<'_> {
     #[inline]
     pub(super) fn done(&self, t: Tok) -> bool {
         match t {
-            Tok::Ev(e, pi) => pi as usize == self.e.events[e as usize].parts.len(),
+            Tok::Ev(e, pi) => pi == self.e.events[e as usize].len,
             Tok::Rel(r) => r == NodeId::ONE,
         }
     }
@@ -293,11 +296,10 @@ impl Kernel<'_> {
     /// This is the engine's only safe point for garbage collection (see
     /// [`Kernel::collect_in_flight`]).
     pub(super) fn local_fixpoint<A: Cons>(&mut self, k: usize, a: A) {
-        if self.e.by_top[k].is_empty() {
+        if self.e.by_top.at(k).is_empty() {
             return;
         }
-        let evs = std::mem::take(&mut self.e.by_top[k]);
-        let tops = std::mem::take(&mut self.e.top_parts[k]);
+        let tops = self.e.top_parts.range(k);
         let cap = self.e.cap[k];
         {
             let fr = &mut self.e.frames[k];
@@ -329,7 +331,7 @@ impl Kernel<'_> {
                     self.dd.sets.set_domain(k, len);
                 }
                 // N_k (Figure 2.10): the events with Top k fired as one relation
-                let r = self.fresh_top(k, &evs);
+                let r = self.fresh_top(k);
                 if !r.is_empty() {
                     match self.step(Tok::Rel(r), k, i) {
                         Succ::None => {}
@@ -345,7 +347,10 @@ impl Kernel<'_> {
                     }
                 }
             } else {
-                for te in &tops {
+                for x in tops.clone() {
+                    let Some(&te) = self.e.top_parts.item(x) else {
+                        break;
+                    };
                     if let Some(j) = self.local_succ(&te.f, cap, i) {
                         self.fire_into(k, a, i, j, Tok::Ev(te.e, 1), te.single);
                     }
@@ -355,8 +360,6 @@ impl Kernel<'_> {
                 break;
             }
         }
-        self.e.by_top[k] = evs;
-        self.e.top_parts[k] = tops;
     }
 
     /// `t[j] ∪= RelProdSat(t[i], t2)` in frame `k` (Figure 2.10 line 9; Figure 3.3 lines 7-8:

@@ -24,6 +24,7 @@ use crate::limits::{Interrupted, Limits, Progress};
 mod bfs;
 mod caches;
 mod events;
+mod groups;
 mod kernel;
 mod limits;
 mod search;
@@ -31,6 +32,7 @@ mod select;
 
 use caches::EngineCaches;
 use events::{reverse_local, Ev, GeneralSource, RelMdds};
+use groups::Groups;
 use kernel::{Free, Kernel, Within};
 pub use search::Search;
 
@@ -145,6 +147,7 @@ impl Frame {
 }
 
 /// An event with Top `k`, as the local fixpoint at level `k` fires it.
+#[derive(Clone, Copy)]
 struct TopPart {
     e: u32,
     f: LocalFn,
@@ -165,11 +168,15 @@ pub struct ReachStats {
 #[derive(Default)]
 struct Engine {
     events: Vec<Ev>,
-    /// `by_top[k]`: events whose Top is level `k`.
-    by_top: Vec<Vec<u32>>,
+    /// `parts.at(e)`: event `e`'s local functions by level, highest first.
+    parts: Groups<(u32, LocalFn)>,
+    /// `levels.at(e)`: the levels event `e` reads or writes, highest first.
+    levels: Groups<u32>,
+    /// `by_top.at(k)`: events whose Top is level `k`.
+    by_top: Groups<u32>,
     /// `top_parts[k]`: the same events with their local function at level `k` (the local
     /// fixpoint's hot loop reads them without going through the events).
-    top_parts: Vec<Vec<TopPart>>,
+    top_parts: Groups<TopPart>,
     /// Per level: local states beyond `cap[k]-1` are never produced (u32::MAX: unbounded).
     cap: Vec<u32>,
     frames: Vec<Frame>,
@@ -251,27 +258,40 @@ impl<'d> Reach<'d> {
             "the context and the model must have the same number of levels"
         );
         let mut events = Vec::with_capacity(model.events.len());
-        let mut by_top = vec![Vec::new(); k + 1];
+        let mut by_top = Vec::with_capacity(model.events.len());
+        let mut parts = Groups::default();
+        let mut levels = Groups::default();
+        let mut top_parts = Vec::with_capacity(model.events.len());
         for e in &model.events {
-            let parts: Vec<(u32, LocalFn)> = e
-                .parts
-                .iter()
-                .map(|(l, f)| {
-                    (
-                        *l as u32,
-                        if dir == Direction::Forward {
-                            f.clone()
-                        } else {
-                            reverse_local(f)
-                        },
-                    )
-                })
-                .collect();
-            let top = parts.first().map_or(0, |p| p.0);
-            by_top[top as usize].push(events.len() as u32);
-            let levels = parts.iter().map(|p| p.0).collect();
-            events.push(Ev { parts, top, levels });
+            let local = |f: &LocalFn| match dir {
+                Direction::Forward => *f,
+                Direction::Backward => reverse_local(f),
+            };
+            let top = e.parts.first().map_or(0, |p| p.0 as u32);
+            let id = events.len() as u32;
+            by_top.push((top, id));
+            if let Some((_, f)) = e.parts.first() {
+                let single = e.parts.len() == 1;
+                top_parts.push((
+                    top,
+                    TopPart {
+                        e: id,
+                        f: local(f),
+                        single,
+                    },
+                ));
+            }
+            parts.push(e.parts.iter().map(|(l, f)| (*l as u32, local(f))));
+            levels.push(e.parts.iter().map(|p| p.0 as u32));
+            let r = parts.range(id as usize);
+            events.push(Ev {
+                top,
+                first: r.start as u32,
+                len: r.len() as u32,
+            });
         }
+        let by_top = Groups::new(k + 1, by_top);
+        let top_parts = Groups::new(k + 1, top_parts);
         let mut cap = caps.unwrap_or_else(|| vec![u32::MAX; k + 1]);
         cap.resize(k + 1, u32::MAX);
         for (lvl, level) in model.levels.iter().enumerate() {
@@ -279,25 +299,12 @@ impl<'d> Reach<'d> {
                 cap[lvl + 1] = cap[lvl + 1].min(b.saturating_add(1));
             }
         }
-        let top_parts = by_top
-            .iter()
-            .map(|es| {
-                es.iter()
-                    .filter_map(|&e| {
-                        let ev: &Ev = &events[e as usize];
-                        ev.parts.first().map(|(_, f)| TopPart {
-                            e,
-                            f: f.clone(),
-                            single: ev.parts.len() == 1,
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
         Reach::with_engine(
             dd,
             Engine {
                 events,
+                parts,
+                levels,
                 by_top,
                 top_parts,
                 cap,
@@ -333,23 +340,30 @@ impl<'d> Reach<'d> {
             cap[i + 1] = u32::try_from(model.vars[v].size()).unwrap_or(u32::MAX);
         }
         let mut events = Vec::with_capacity(model.events.len());
-        let mut by_top = vec![Vec::new(); k + 1];
+        let mut by_top = Vec::with_capacity(model.events.len());
+        let mut parts = Groups::default();
+        let mut support = Groups::default();
         for ev in &model.events {
             let mut levels: Vec<u32> = ev.support().iter().map(|&v| level_of[v] as u32).collect();
             levels.sort_unstable_by(|a, b| b.cmp(a));
             let top = levels.first().copied().unwrap_or(0);
-            by_top[top as usize].push(events.len() as u32);
+            by_top.push((top, events.len() as u32));
+            parts.push([]);
+            support.push(levels);
             events.push(Ev {
-                parts: Vec::new(),
                 top,
-                levels,
+                first: 0,
+                len: 0,
             });
         }
-        let top_parts = (0..=k).map(|_| Vec::new()).collect();
+        let by_top = Groups::new(k + 1, by_top);
+        let top_parts = Groups::new(k + 1, Vec::new());
         let mut r = Reach::with_engine(
             dd,
             Engine {
                 events,
+                parts,
+                levels: support,
                 by_top,
                 top_parts,
                 cap,

@@ -8,7 +8,7 @@ use saturn_dd::{RelAlg, Side};
 
 use super::events::RelMdds;
 use super::kernel::Tok;
-use super::{Reach, Relations, TopPart};
+use super::{Groups, Reach, Relations, TopPart};
 use crate::limits::Interrupted;
 
 impl Reach<'_> {
@@ -83,8 +83,8 @@ impl Reach<'_> {
     /// relations) the relations' own Tops; clear the caches.
     fn regroup(&mut self) {
         let k = self.dd.num_levels();
-        let mut by_top = vec![Vec::new(); k + 1];
-        let mut top_parts: Vec<Vec<TopPart>> = (0..=k).map(|_| Vec::new()).collect();
+        let mut by_top = Vec::new();
+        let mut top_parts = Vec::new();
         for (e, ev) in self.eng.events.iter().enumerate() {
             if self.eng.only.as_ref().is_some_and(|m| !m[e]) {
                 continue;
@@ -100,17 +100,24 @@ impl Reach<'_> {
                 }
                 _ => ev.top as usize,
             };
-            by_top[top].push(e as u32);
-            if let Some((_, f)) = ev.parts.first() {
-                top_parts[top].push(TopPart {
-                    e: e as u32,
-                    f: f.clone(),
-                    single: ev.parts.len() == 1,
-                });
+            by_top.push((top as u32, e as u32));
+            let parts = self.eng.parts.at(e);
+            if let Some(&(_, f)) = parts.first() {
+                let single = parts.len() == 1;
+                top_parts.push((
+                    top as u32,
+                    TopPart {
+                        e: e as u32,
+                        f,
+                        single,
+                    },
+                ));
             }
         }
+        let by_top = Groups::new(k + 1, by_top);
+        let top_parts = Groups::new(k + 1, top_parts);
         if let Some(rm) = self.eng.rels.as_mut() {
-            rm.regroup_tops(&by_top, &self.eng.events);
+            rm.regroup_tops(&by_top, &self.eng.levels);
         }
         self.eng.by_top = by_top;
         self.eng.top_parts = top_parts;
