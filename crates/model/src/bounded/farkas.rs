@@ -179,7 +179,7 @@ impl Tableau {
                 .min_by_key(|&p| self.by_key[p as usize].len())
                 .unwrap_or(0);
         self.by_key[key as usize].push(id);
-        let slacks = r.v.iter().filter(|e| e.1 < 0 && done[e.0 as usize]);
+        let slacks = r.v.iter().filter(|e| has_slack(e, done, None));
         let sig = signature(r.y.iter().map(|e| e.0).chain(slacks.map(|e| self.n + e.0)));
         self.keys.push((key, sig));
         self.count(&r, true, done);
@@ -331,6 +331,12 @@ fn signature(elements: impl Iterator<Item = u32>) -> Sig {
     s
 }
 
+/// Does a row with entry `e = (t, v)` of `y^T C` hold the slack of column `t` in its extended
+/// support: the column is done (`except` aside) and the row is negative there?
+fn has_slack(e: &(u32, i64), done: &[bool], except: Option<u32>) -> bool {
+    e.1 < 0 && done[e.0 as usize] && Some(e.0) != except
+}
+
 /// The extended support of a row (places, then the slacks `n + t` of the processed columns
 /// other than `tc` where the row is negative) for the combinatorial adjacency test.
 fn support(r: &Row, mode: Mode, done: &[bool], tc: u32, n: u32, out: &mut Vec<u32>) {
@@ -339,7 +345,7 @@ fn support(r: &Row, mode: Mode, done: &[bool], tc: u32, n: u32, out: &mut Vec<u3
     if mode == Mode::Inequality {
         out.extend(
             r.v.iter()
-                .filter(|e| e.1 < 0 && done[e.0 as usize] && e.0 != tc)
+                .filter(|e| has_slack(e, done, Some(tc)))
                 .map(|e| n + e.0),
         );
     }
@@ -365,7 +371,7 @@ fn support_within(
     mode == Mode::Equality
         || r.v.iter().all(|e| {
             *work += 1;
-            e.1 >= 0 || !done[e.0 as usize] || e.0 == tc || bits[(n + e.0) as usize]
+            !has_slack(e, done, Some(tc)) || bits[(n + e.0) as usize]
         })
 }
 
