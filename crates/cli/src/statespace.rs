@@ -71,7 +71,11 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let candidates = lower(&net, order, a.limits.timeout)?;
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
-    let (names, models): (Vec<String>, Vec<_>) = candidates.into_iter().unzip();
+    // `statespace` names no state and no event: the models need not carry the identifiers
+    let (names, models): (Vec<String>, Vec<_>) = candidates
+        .into_iter()
+        .map(|(name, m)| (name, m.without_names()))
+        .unzip();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
     // the net is kept for the witness search only (and the witness's names)

@@ -112,6 +112,19 @@ impl Model {
         self.levels.len()
     }
 
+    /// The model without its level and event names (emptied): for a run that never names a
+    /// state or an event, so that it keeps no second copy of the net's identifiers while it
+    /// generates (60,000 levels and 40,000 events: 100,000 small blocks).
+    pub fn without_names(mut self) -> Model {
+        for l in &mut self.levels {
+            l.name = String::new();
+        }
+        for e in &mut self.events {
+            e.name = String::new();
+        }
+        self
+    }
+
     /// Events partitioned by Top: `by_top[k]` lists the events with `top() == k` (`k` in `0..=K`).
     pub fn events_by_top(&self) -> Vec<Vec<usize>> {
         let mut by_top = vec![Vec::new(); self.levels.len() + 1];

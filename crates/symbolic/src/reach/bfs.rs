@@ -23,7 +23,7 @@ impl Kernel<'_> {
         if self.tick(l) {
             return NodeId::EMPTY;
         }
-        let mut buf = std::mem::take(&mut self.e.img_bufs[l]);
+        let mut buf = self.e.take_img_buf(l);
         buf.clear();
         let n = self.dd.sets.edges(q).len();
         self.e.work += n as u64 + 1;
@@ -59,7 +59,7 @@ impl Kernel<'_> {
             r
         };
         buf.clear();
-        self.e.img_bufs[l] = buf;
+        self.e.put_img_buf(l, buf);
         r
     }
 
@@ -102,7 +102,7 @@ impl Kernel<'_> {
         if self.tick(l) {
             return NodeId::EMPTY;
         }
-        let mut buf = std::mem::take(&mut self.e.img_bufs[l]);
+        let mut buf = self.e.take_img_buf(l);
         buf.clear();
         let n = self.dd.sets.edges(q).len();
         self.e.work += n as u64 + 1;
@@ -147,7 +147,7 @@ impl Kernel<'_> {
             r
         };
         buf.clear();
-        self.e.img_bufs[l] = buf;
+        self.e.put_img_buf(l, buf);
         r
     }
 

@@ -155,6 +155,24 @@ struct TopPart {
     single: bool,
 }
 
+impl Engine {
+    /// Level `l`'s image buffer (the buffers are made when BFS first needs them: saturation
+    /// never does, and a model may have 60,000 levels).
+    fn take_img_buf(&mut self, l: usize) -> Vec<NodeId> {
+        self.img_bufs
+            .get_mut(l)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn put_img_buf(&mut self, l: usize, buf: Vec<NodeId>) {
+        if self.img_bufs.len() <= l {
+            self.img_bufs.resize_with(l + 1, Vec::new);
+        }
+        self.img_bufs[l] = buf;
+    }
+}
+
 /// Counters of one generation run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReachStats {
@@ -388,7 +406,7 @@ impl<'d> Reach<'d> {
             slot,
             eng: Engine {
                 frames: (0..=k).map(|_| Frame::default()).collect(),
-                img_bufs: vec![Vec::new(); k + 1],
+                img_bufs: Vec::new(),
                 limits: Limits::none(),
                 max_index: max_dense_index(None),
                 step_budget: u64::MAX,
