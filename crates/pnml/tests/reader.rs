@@ -454,3 +454,17 @@ fn pnml_recognised_by_content() {
     assert!(!looks_like_pnml(b"// <comment>\ndtmc"));
     assert!(!looks_like_pnml(b""));
 }
+
+/// An error inside a tag is placed inside that tag, even when the damage put a `<` there (the
+/// position is counted from the tag's own `<`, not from the last `<` read).
+#[test]
+fn errors_inside_a_tag_point_into_it() {
+    // line 3: `  <place id="p" <x/>`; the second `<` is at column 17
+    let text = "<pnml>\n<net id=\"n\">\n  <place id=\"p\" <x/>\n</net>\n</pnml>";
+    let msg = err(text);
+    assert!(msg.contains("malformed XML"), "{msg}");
+    assert!(msg.starts_with("test.pnml:3:17:"), "{msg}");
+    // a closing tag with a stray `<`: `</transit<ion>` at line 2, the error at column 10
+    let msg = err("<pnml>\n</transit<ion>\n</pnml>");
+    assert!(msg.starts_with("test.pnml:2:10:"), "{msg}");
+}
