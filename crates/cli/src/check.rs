@@ -152,9 +152,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
-    let race = !crate::race::settled(&net, &limits);
+    let quick = crate::race::unsettled(&net, &limits);
     let outcome = crate::race::generate_or_witness(
-        race.then_some(&net),
+        quick.map(|q| (&net, q)),
         &models,
         a.generation.method.method(),
         a.generation.relations_for(order),

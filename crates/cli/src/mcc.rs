@@ -222,9 +222,12 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let run_limits = limits.limits(start);
-    let race = a.boundedness == BoundednessArg::Race && !crate::race::settled(&net, &run_limits);
+    let quick = match a.boundedness {
+        BoundednessArg::Race => crate::race::unsettled(&net, &run_limits),
+        _ => None,
+    };
     match crate::race::generate_or_witness(
-        race.then_some(&net),
+        quick.map(|q| (&net, q)),
         &models,
         a.method.method(),
         a.relations.relations(),

@@ -1,7 +1,7 @@
 //! State-space generation raced against a proof of unboundedness (issue 12, item 1).
 //!
 //! A net may have no token bound; saturation on it grows a level's domain until a limit stops
-//! it. So every net run first asks for structural bounds within a small budget ([`settled`],
+//! it. So every net run first asks for structural bounds within a small budget ([`unsettled`],
 //! on the caller's thread: they settle most bounded nets at once, and then generation runs
 //! alone). Otherwise two procedures start at once, first to finish wins:
 //! - the symbolic generation (main thread);
@@ -17,7 +17,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use saturn_model::bounded::{self, Boundedness, Witness};
+use saturn_model::bounded::{self, Boundedness, StructuralBounds, Witness};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::statespace::{generate_portfolio, StateSpace};
 use saturn_symbolic::{Interrupted, Limits, Method, Relations};
@@ -34,7 +34,7 @@ pub enum Outcome {
 /// small: on a bounded net the search only costs, and peak memory is a feature).
 const RACE_SEARCH_BYTES: usize = 16 << 20;
 
-/// The work budget of [`settled`] (a tenth of the default: at most a few tenths of a
+/// The work budget of [`unsettled`] (a tenth of the default: at most a few tenths of a
 /// second).
 const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 
@@ -48,30 +48,36 @@ fn search_bytes(limits: &Limits) -> usize {
     }
 }
 
-/// Does a quick structural analysis settle the boundedness of `net` (every place covered by
-/// a P-semiflow or a ray of `y^T C <= 0`)? Run on the caller's thread before generation, within
-/// a small budget: it settles most bounded nets in a fraction of generation's time, and then
-/// no witness search runs beside the generation (whose memory would add to generation's peak)
-/// and the net itself need not be kept.
-pub fn settled(net: &PetriNet, limits: &Limits) -> bool {
+/// A quick structural analysis of `net`: `None` when it settles boundedness (every place
+/// covered by a P-semiflow or a ray of `y^T C <= 0`), else the bounds it found, for the race to
+/// go on from. Run on the caller's thread before generation, within a small budget: it settles
+/// most bounded nets in a fraction of generation's time, and then no witness search runs beside
+/// the generation (whose memory would add to generation's peak) and the net itself need not be
+/// kept.
+pub fn unsettled(net: &PetriNet, limits: &Limits) -> Option<StructuralBounds> {
     let quick = bounded::Limits {
         max_work: QUICK_STRUCTURAL_WORK,
         ..bounded::Limits::default()
     };
-    bounded::structural_bounds(net, &quick, &|| limits.check().is_err()).all_covered()
+    let st = bounded::structural_bounds(net, &quick, &|| limits.check().is_err());
+    (!st.all_covered()).then_some(st)
 }
 
+/// The net and the quick structural bounds (from [`unsettled`]) a race starts from.
+pub type Race<'n> = (&'n PetriNet, StructuralBounds);
+
 /// Generate the state space of the net lowered to `models` (one per candidate order) while a
-/// second thread looks for an unboundedness witness in `race` (`None`: generation only).
+/// second thread looks for an unboundedness witness in `race` (`None`: generation only); the
+/// search goes on from the quick structural bounds when they ran to completion.
 pub fn generate_or_witness(
-    race: Option<&PetriNet>,
+    race: Option<Race<'_>>,
     models: &[Model],
     method: Method,
     relations: Relations,
     limits: Limits,
     progress: Option<saturn_symbolic::Progress>,
 ) -> Result<Outcome, Interrupted> {
-    let Some(net) = race else {
+    let Some((net, quick)) = race else {
         return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {
             Outcome::Generated {
                 won,
@@ -93,7 +99,8 @@ pub fn generate_or_witness(
     std::thread::scope(|scope| {
         let searcher = scope.spawn(|| {
             let stop = || stop_search.load(Ordering::Relaxed) || limits.check().is_err();
-            let verdict = bounded::decide_boundedness_with(net, &race_limits, &stop);
+            let verdict =
+                bounded::decide_boundedness_from(net, Some(quick.clone()), &race_limits, &stop);
             match verdict {
                 Boundedness::Unbounded { witness } if bounded::replay(net, &witness).is_ok() => {
                     cancel_generation.store(true, Ordering::Relaxed);
@@ -131,7 +138,12 @@ pub fn generate_or_witness(
                             ..bounded::Limits::default()
                         };
                         let stop = || limits.check().is_err();
-                        match bounded::decide_boundedness_with(net, &full, &stop) {
+                        match bounded::decide_boundedness_from(
+                            net,
+                            Some(quick.clone()),
+                            &full,
+                            &stop,
+                        ) {
                             Boundedness::Unbounded { witness }
                                 if bounded::replay(net, &witness).is_ok() =>
                             {

@@ -79,11 +79,14 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
     // the net is kept for the witness search only (and the witness's names)
-    let race = a.boundedness == BoundednessArg::Race && !crate::race::settled(&net, &limits);
-    let net = race.then_some(net);
+    let quick = match a.boundedness {
+        BoundednessArg::Race => crate::race::unsettled(&net, &limits),
+        _ => None,
+    };
+    let net = quick.is_some().then_some(net);
     crate::memory::release_freed();
     let outcome = crate::race::generate_or_witness(
-        net.as_ref(),
+        net.as_ref().zip(quick),
         &models,
         method,
         relations,

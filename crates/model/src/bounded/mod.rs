@@ -113,7 +113,22 @@ pub fn decide_boundedness_with(
     limits: &Limits,
     stop: &dyn Fn() -> bool,
 ) -> Boundedness {
-    let st = structural_bounds(net, limits, stop);
+    decide_boundedness_from(net, None, limits, stop)
+}
+
+/// [`decide_boundedness_with`], given structural bounds computed earlier (with a smaller
+/// budget, say): used as they are when that computation ran to completion (a larger budget
+/// would find the same rays), computed again within `limits` otherwise.
+pub fn decide_boundedness_from(
+    net: &PetriNet,
+    earlier: Option<StructuralBounds>,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> Boundedness {
+    let st = match earlier {
+        Some(st) if st.complete => st,
+        _ => structural_bounds(net, limits, stop),
+    };
     if let Some(bounds) = st.bounds.iter().copied().collect::<Option<Vec<u64>>>() {
         return Boundedness::Bounded {
             bounds,
