@@ -21,28 +21,20 @@ impl<T> Default for Groups<T> {
 impl<T> Groups<T> {
     /// Group `(group, item)` pairs into groups `0..levels` (groups beyond are dropped), each
     /// group's items in the pairs' order.
-    pub(super) fn new(levels: usize, pairs: Vec<(u32, T)>) -> Self {
+    pub(super) fn new(levels: usize, mut pairs: Vec<(u32, T)>) -> Self {
+        pairs.retain(|p| (p.0 as usize) < levels);
+        // a stable sort keeps each group's items in the pairs' order
+        pairs.sort_by_key(|p| p.0);
         let mut start = vec![0u32; levels + 1];
-        let pairs: Vec<(u32, T)> = pairs
-            .into_iter()
-            .filter(|p| (p.0 as usize) < levels)
-            .collect();
         for (l, _) in &pairs {
             start[*l as usize + 1] += 1;
         }
         for k in 0..levels {
             start[k + 1] += start[k];
         }
-        let mut next = start.clone();
-        let mut slots: Vec<Option<T>> = (0..pairs.len()).map(|_| None).collect();
-        for (l, t) in pairs {
-            let i = &mut next[l as usize];
-            slots[*i as usize] = Some(t);
-            *i += 1;
-        }
         Groups {
             start,
-            items: slots.into_iter().flatten().collect(),
+            items: pairs.into_iter().map(|p| p.1).collect(),
         }
     }
 
