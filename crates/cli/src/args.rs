@@ -104,6 +104,19 @@ pub enum BoundednessArg {
     Off,
 }
 
+/// Whether an explicit-state search races the symbolic generation (StateSpace figures only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplicitArg {
+    /// With `--order auto` (the portfolio): a breadth-first search over packed markings starts
+    /// beside the generation once it has run a second, within a memory budget; first to
+    /// finish answers
+    Auto,
+    /// Decision diagrams only
+    Off,
+    /// The explicit search alone (no decision diagram)
+    Only,
+}
+
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Stop cleanly (exit 3) after this many seconds.
@@ -135,10 +148,14 @@ impl LimitArgs {
             Interrupted::Timeout | Interrupted::Budget => {
                 format!("time limit of {} s reached", self.timeout.unwrap_or(0))
             }
-            Interrupted::Memory => format!(
-                "memory limit of {} MiB reached",
-                self.max_memory.unwrap_or(0)
-            ),
+            Interrupted::Memory => match self.max_memory {
+                Some(m) => format!("memory limit of {m} MiB reached"),
+                // without a limit only the explicit search stops on memory: at its own budget
+                None => format!(
+                    "the explicit search's markings outgrew its budget of {} MiB",
+                    crate::race::explicit_bytes(&saturn_symbolic::Limits::none()) >> 20
+                ),
+            },
             Interrupted::Cancelled => "cancelled".to_string(),
             Interrupted::TooManyNodes => format!(
                 "the decision diagrams outgrew their 32-bit indices (more than {} nodes or \

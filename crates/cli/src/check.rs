@@ -13,12 +13,12 @@ use serde_json::json;
 use saturn_logic::StateFormula;
 
 use crate::args::{
-    DeadlocksArg, EgMethodArg, EuMethodArg, FairMethodArg, GenerationArgs, LimitArgs,
+    DeadlocksArg, EgMethodArg, EuMethodArg, ExplicitArg, FairMethodArg, GenerationArgs, LimitArgs,
 };
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
-use crate::race::Outcome;
+use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use crate::statespace::{DEFAULT_ORDER, MCC_ORDER};
 
@@ -152,9 +152,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
-    let quick = crate::race::unsettled(&net, &limits);
-    let outcome = crate::race::generate_or_witness(
-        quick.map(|q| (&net, q)),
+    let bounds = crate::race::quick_bounds(&net, &limits);
+    let outcome = crate::race::generate_raced(
+        Racers::new(&net, Some(bounds), ExplicitArg::Off, order),
         &models,
         a.generation.method.method(),
         a.generation.relations_for(order),
@@ -174,6 +174,14 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             return Err(Failure::error(format!(
                 "{}: the net is unbounded (`saturn statespace` shows the witness); CTL model \
                  checking needs a finite state space",
+                a.model
+            ))
+            .into())
+        }
+        // not raced here (ExplicitArg::Off above): the figures alone cannot check formulas
+        Outcome::Counted(_) => {
+            return Err(Failure::error(format!(
+                "{}: CTL model checking needs the decision diagram, not explicit counts",
                 a.model
             ))
             .into())

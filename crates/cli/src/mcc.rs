@@ -9,10 +9,12 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, EuMethodArg, LimitArgs, MethodArg, OrderArg, RelationsArg};
+use crate::args::{
+    BoundednessArg, EuMethodArg, ExplicitArg, LimitArgs, MethodArg, OrderArg, RelationsArg,
+};
 use crate::load::{load_net, lower};
 use crate::out;
-use crate::race::Outcome;
+use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
 use saturn_symbolic::ctl::Deadlocks;
@@ -65,6 +67,9 @@ pub struct MccArgs {
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Race an explicit-state search beside the generation (StateSpace only).
+    #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
+    pub explicit: ExplicitArg,
     /// Print one JSON object (with the contest lines under "lines") instead of the lines.
     #[arg(long)]
     pub json: bool,
@@ -222,12 +227,18 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let run_limits = limits.limits(start);
-    let quick = match a.boundedness {
-        BoundednessArg::Race => crate::race::unsettled(&net, &run_limits),
-        _ => None,
+    let bounds = match a.boundedness {
+        BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &run_limits)),
+        BoundednessArg::Off => None,
     };
-    match crate::race::generate_or_witness(
-        quick.map(|q| (&net, q)),
+    // the explicit search gives the StateSpace figures only
+    let explicit = if items.is_none() {
+        a.explicit
+    } else {
+        ExplicitArg::Off
+    };
+    match crate::race::generate_raced(
+        Racers::new(&net, bounds, explicit, a.order),
         &models,
         a.method.method(),
         a.relations.relations(),
@@ -271,6 +282,31 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 &lines,
                 json!({ "states": "+inf", "witness": w.json() }),
             )
+        }
+        Ok(Outcome::Counted(c)) => {
+            let lines = vec![
+                format!("STATE_SPACE STATES {} TECHNIQUES EXPLICIT", c.states),
+                format!(
+                    "STATE_SPACE TRANSITIONS {} TECHNIQUES EXPLICIT",
+                    c.transitions
+                ),
+                format!(
+                    "STATE_SPACE MAX_TOKEN_IN_PLACE {} TECHNIQUES EXPLICIT",
+                    c.max_tokens_place
+                ),
+                format!(
+                    "STATE_SPACE MAX_TOKEN_PER_MARKING {} TECHNIQUES EXPLICIT",
+                    c.max_tokens_marking
+                ),
+            ];
+            let extra = json!({
+                "engine": "explicit",
+                "states": c.states.to_string(),
+                "transitions": c.transitions.to_string(),
+                "max_tokens_place": c.max_tokens_place,
+                "max_tokens_marking": c.max_tokens_marking,
+            });
+            answer(a, exam, &lines, extra)
         }
         Ok(Outcome::Generated { ss, .. }) => {
             let m = &ss.metrics;

@@ -1,22 +1,30 @@
-//! State-space generation raced against a proof of unboundedness (issue 12, item 1).
+//! State-space generation raced against a proof of unboundedness (issue 12, item 1) and, for
+//! the StateSpace figures, against an explicit-state search.
 //!
 //! A net may have no token bound; saturation on it grows a level's domain until a limit stops
-//! it. So every net run first asks for structural bounds within a small budget ([`unsettled`],
-//! on the caller's thread: they settle most bounded nets at once, and then generation runs
-//! alone). Otherwise two procedures start at once, first to finish wins:
+//! it. So every net run first asks for structural bounds within a small budget ([`quick_bounds`],
+//! on the caller's thread: they settle most bounded nets at once, and then no witness search
+//! runs). Otherwise up to three procedures run at once, first to finish wins:
 //! - the symbolic generation (main thread);
 //! - on a second thread, [`saturn_model::bounded::decide_boundedness_with`]: structural bounds
 //!   from P-semiflows with the full budget, then random walks and a Karp-Miller search for an
-//!   unboundedness witness on the places the bounds leave uncovered.
+//!   unboundedness witness on the places the bounds leave uncovered;
+//! - on a third thread, when asked ([`Explicit`]), after [`EXPLICIT_DELAY`]: a breadth-first
+//!   search over packed markings ([`saturn_explicit::explore`]), for nets whose state space is
+//!   small but whose diagrams are large under every order of the portfolio. It starts late so
+//!   that the many runs saturation finishes at once pay nothing for it.
 //!
-//! A witness cancels the generation and is the answer (`+inf`); a finished generation cancels
-//! the search. When generation stops because a token count is too large to store, the search
-//! is given the rest of the run's limits to find a witness; without one the run ends as out of
-//! memory, never as a claim of unboundedness. Every witness is replayed on the net before it
-//! is reported.
+//! A witness cancels the generation and the explicit search and is the answer (`+inf`); an
+//! explicit count cancels the generation and the search; a finished generation cancels both.
+//! When generation stops because a token count is too large to store, the others are given the
+//! rest of the run's limits; without an answer from them the run ends as out of memory, never
+//! as a claim of unboundedness. Every witness is replayed on the net before it is reported.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
+use crate::args::{ExplicitArg, OrderArg};
+use saturn_explicit::Counts;
 use saturn_model::bounded::{self, Boundedness, StructuralBounds, Witness};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::statespace::{generate_portfolio, StateSpace};
@@ -28,15 +36,20 @@ pub enum Outcome {
     Generated { won: usize, ss: Box<StateSpace> },
     /// The net is unbounded; the witness replays on it (given in words, with the net's names).
     Unbounded(WitnessText),
+    /// The StateSpace figures, counted by the explicit search.
+    Counted(Counts),
 }
 
 /// Memory the witness search may use for its markings while it races the generation (kept
 /// small: on a bounded net the search only costs, and peak memory is a feature).
 const RACE_SEARCH_BYTES: usize = 16 << 20;
 
-/// The work budget of [`unsettled`] (a tenth of the default: at most a few tenths of a
+/// The work budget of [`quick_bounds`] (a tenth of the default: at most a few tenths of a
 /// second).
 const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
+
+/// How long the generation runs alone before the explicit search starts beside it.
+pub const EXPLICIT_DELAY: Duration = Duration::from_secs(1);
 
 /// Memory the witness search may use after generation gave up on a token count too large to
 /// store: 512 MiB, or a quarter of the memory limit when one is set.
@@ -48,46 +61,139 @@ fn search_bytes(limits: &Limits) -> usize {
     }
 }
 
-/// A quick structural analysis of `net`: `None` when it settles boundedness (every place
-/// covered by a P-semiflow or a ray of `y^T C <= 0`), else the bounds it found, for the race to
-/// go on from. Run on the caller's thread before generation, within a small budget: it settles
-/// most bounded nets in a fraction of generation's time, and then no witness search runs beside
-/// the generation (whose memory would add to generation's peak) and the net itself need not be
-/// kept.
-pub fn unsettled(net: &PetriNet, limits: &Limits) -> Option<StructuralBounds> {
+/// Memory the explicit search may use for its markings: 2 GiB, or a third of the memory limit
+/// when one is set (the generation keeps the rest).
+pub fn explicit_bytes(limits: &Limits) -> usize {
+    let cap = 2usize << 30;
+    match limits.max_memory {
+        Some(m) => cap.min(usize::try_from(m / 3).unwrap_or(cap)).max(1 << 20),
+        None => cap,
+    }
+}
+
+/// A quick structural analysis of `net`, run on the caller's thread before generation within a
+/// small budget: when it covers every place ([`StructuralBounds::all_covered`]) boundedness is
+/// settled, no witness search runs beside the generation (whose memory would add to
+/// generation's peak) and the net itself need not be kept.
+pub fn quick_bounds(net: &PetriNet, limits: &Limits) -> StructuralBounds {
     let quick = bounded::Limits {
         max_work: QUICK_STRUCTURAL_WORK,
         ..bounded::Limits::default()
     };
-    let st = bounded::structural_bounds(net, &quick, &|| limits.check().is_err());
-    (!st.all_covered()).then_some(st)
+    bounded::structural_bounds(net, &quick, &|| limits.check().is_err())
 }
 
-/// The net and the quick structural bounds (from [`unsettled`]) a race starts from.
+/// The net and the quick structural bounds (from [`quick_bounds`], not covering every place) a
+/// witness search starts from.
 pub type Race<'n> = (&'n PetriNet, StructuralBounds);
 
-/// Generate the state space of the net lowered to `models` (one per candidate order) while a
-/// second thread looks for an unboundedness witness in `race` (`None`: generation only); the
-/// search goes on from the quick structural bounds when they ran to completion.
-pub fn generate_or_witness(
-    race: Option<Race<'_>>,
+/// The net and per-place token bounds (`None`: unknown) an explicit search starts from.
+pub struct Explicit<'n> {
+    pub net: &'n PetriNet,
+    pub bounds: Vec<Option<u64>>,
+}
+
+impl Explicit<'_> {
+    /// The explicit search alone, within the run's limits.
+    pub fn count(&self, limits: &Limits) -> Result<Counts, Interrupted> {
+        let cfg = saturn_explicit::Config {
+            max_bytes: explicit_bytes(limits),
+            ..saturn_explicit::Config::default()
+        };
+        saturn_explicit::explore(self.net, &self.bounds, &cfg, &|| limits.check().is_err()).map_err(
+            |e| match e {
+                saturn_explicit::GaveUp::Stopped => {
+                    limits.check().err().unwrap_or(Interrupted::Cancelled)
+                }
+                saturn_explicit::GaveUp::Overflow => Interrupted::IndexTooLarge,
+                _ => Interrupted::Memory,
+            },
+        )
+    }
+}
+
+/// What [`generate_raced`] races against the generation (both `None`: generation alone).
+pub struct Racers<'n> {
+    pub witness: Option<Race<'n>>,
+    pub explicit: Option<Explicit<'n>>,
+    /// The explicit search alone, no generation.
+    pub explicit_only: bool,
+}
+
+impl<'n> Racers<'n> {
+    /// Generation alone.
+    pub fn none() -> Racers<'static> {
+        Racers {
+            witness: None,
+            explicit: None,
+            explicit_only: false,
+        }
+    }
+
+    /// The racers of a run on `net`: the witness search when the quick structural bounds (if
+    /// computed) leave a place uncovered; the explicit search as `explicit` says, its fields
+    /// as wide as those bounds allow.
+    pub fn new(
+        net: &'n PetriNet,
+        bounds: Option<StructuralBounds>,
+        explicit: ExplicitArg,
+        order: OrderArg,
+    ) -> Racers<'n> {
+        let on = match explicit {
+            ExplicitArg::Auto => order == OrderArg::Auto,
+            ExplicitArg::Off => false,
+            ExplicitArg::Only => true,
+        };
+        Racers {
+            explicit: on.then(|| Explicit {
+                net,
+                bounds: bounds
+                    .as_ref()
+                    .map(|b| b.bounds.clone())
+                    .unwrap_or_default(),
+            }),
+            witness: bounds.filter(|b| !b.all_covered()).map(|b| (net, b)),
+            explicit_only: explicit == ExplicitArg::Only,
+        }
+    }
+
+    /// Does a run need the net (is anything raced)?
+    pub fn needs_net(
+        bounds: Option<&StructuralBounds>,
+        explicit: ExplicitArg,
+        order: OrderArg,
+    ) -> bool {
+        bounds.is_some_and(|b| !b.all_covered())
+            || explicit == ExplicitArg::Only
+            || (explicit == ExplicitArg::Auto && order == OrderArg::Auto)
+    }
+}
+
+/// Generate the state space of the net lowered to `models` (one per candidate order) while
+/// the `racers` run beside it; the witness search goes on from the quick structural bounds
+/// when they ran to completion.
+pub fn generate_raced(
+    racers: Racers<'_>,
     models: &[Model],
     method: Method,
     relations: Relations,
     limits: Limits,
     progress: Option<saturn_symbolic::Progress>,
 ) -> Result<Outcome, Interrupted> {
-    let Some((net, quick)) = race else {
+    if let (true, Some(x)) = (racers.explicit_only, &racers.explicit) {
+        return x.count(&limits).map(Outcome::Counted);
+    }
+    if racers.witness.is_none() && racers.explicit.is_none() {
         return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {
             Outcome::Generated {
                 won,
                 ss: Box::new(ss),
             }
         });
-    };
+    }
     // One flag per run, shared with the engine's limits (which need a `'static` reference).
     let cancel_generation: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let stop_search = AtomicBool::new(false);
+    let (stop_search, stop_explicit) = (AtomicBool::new(false), AtomicBool::new(false));
     let race_limits = bounded::Limits {
         max_search_bytes: RACE_SEARCH_BYTES.min(search_bytes(&limits)),
         ..bounded::Limits::default()
@@ -96,65 +202,102 @@ pub fn generate_or_witness(
         cancel: Some(cancel_generation),
         ..limits
     };
+    let start = Instant::now();
     std::thread::scope(|scope| {
-        let searcher = scope.spawn(|| {
-            let stop = || stop_search.load(Ordering::Relaxed) || limits.check().is_err();
-            let verdict =
-                bounded::decide_boundedness_from(net, Some(quick.clone()), &race_limits, &stop);
-            match verdict {
-                Boundedness::Unbounded { witness } if bounded::replay(net, &witness).is_ok() => {
-                    cancel_generation.store(true, Ordering::Relaxed);
-                    Some(witness)
+        let searcher = racers.witness.as_ref().map(|(net, quick)| {
+            scope.spawn(|| {
+                let stop = || stop_search.load(Ordering::Relaxed) || limits.check().is_err();
+                let verdict =
+                    bounded::decide_boundedness_from(net, Some(quick.clone()), &race_limits, &stop);
+                match verdict {
+                    Boundedness::Unbounded { witness }
+                        if bounded::replay(net, &witness).is_ok() =>
+                    {
+                        stop_explicit.store(true, Ordering::Relaxed);
+                        cancel_generation.store(true, Ordering::Relaxed);
+                        Some(witness)
+                    }
+                    _ => None,
                 }
-                _ => None,
-            }
+            })
         });
-        let generated = generate_portfolio(models, method, relations, gen_limits, progress);
-        match generated {
-            Ok((won, ss)) => {
+        let counter = racers.explicit.as_ref().map(|x| {
+            scope.spawn(|| {
+                // wait, unless the generation ends first (it unparks this thread)
+                while !stop_explicit.load(Ordering::Relaxed) {
+                    match EXPLICIT_DELAY.checked_sub(start.elapsed()) {
+                        Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                        _ => break,
+                    }
+                }
+                let stop = Limits {
+                    cancel: Some(cancel_generation),
+                    ..limits
+                };
+                let stopped = || stop_explicit.load(Ordering::Relaxed) || stop.check().is_err();
+                if stopped() {
+                    return None;
+                }
+                let cfg = saturn_explicit::Config {
+                    max_bytes: explicit_bytes(&limits),
+                    ..saturn_explicit::Config::default()
+                };
+                let counts = saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped).ok()?;
                 stop_search.store(true, Ordering::Relaxed);
-                // A witness found in the meantime is moot: the net was finite after all
-                // (a witness replays, so this cannot happen; the join only reclaims the thread).
-                let _ = searcher.join();
-                Ok(Outcome::Generated {
+                cancel_generation.store(true, Ordering::Relaxed);
+                Some(counts)
+            })
+        });
+        let stop_all = || {
+            stop_search.store(true, Ordering::Relaxed);
+            stop_explicit.store(true, Ordering::Relaxed);
+            if let Some(c) = &counter {
+                c.thread().unpark();
+            }
+        };
+        let e = match generate_portfolio(models, method, relations, gen_limits, progress) {
+            Ok((won, ss)) => {
+                stop_all();
+                // what the others found in the meantime is moot (a witness replays and a
+                // count is exact, so neither can contradict the generation)
+                return Ok(Outcome::Generated {
                     won,
                     ss: Box::new(ss),
-                })
+                });
             }
-            Err(e) => {
-                // After a cancel or a token count too large to store, the search decides: it
-                // stops by itself at the run's limits or its marking budget. After any other
-                // stop it is stopped too, but a witness it already has is still the answer.
-                if !matches!(e, Interrupted::Cancelled | Interrupted::IndexTooLarge) {
-                    stop_search.store(true, Ordering::Relaxed);
-                }
-                match searcher.join() {
-                    Ok(Some(w)) => Ok(Outcome::Unbounded(WitnessText::new(net, &w))),
-                    _ if e == Interrupted::IndexTooLarge => {
-                        // the race's search may have run out of its small budget: once more
-                        // with the full one, now that generation's memory is free
-                        let full = bounded::Limits {
-                            max_search_bytes: search_bytes(&limits),
-                            ..bounded::Limits::default()
-                        };
-                        let stop = || limits.check().is_err();
-                        match bounded::decide_boundedness_from(
-                            net,
-                            Some(quick.clone()),
-                            &full,
-                            &stop,
-                        ) {
-                            Boundedness::Unbounded { witness }
-                                if bounded::replay(net, &witness).is_ok() =>
-                            {
-                                Ok(Outcome::Unbounded(WitnessText::new(net, &witness)))
-                            }
-                            _ => Err(limits.check().err().unwrap_or(e)),
-                        }
+            Err(e) => e,
+        };
+        // The generation stopped: cancelled by a winner, at the run's limits, or on a token
+        // count too large to store. In that last case the others decide: they stop by
+        // themselves at the run's limits or their budgets.
+        if e != Interrupted::IndexTooLarge {
+            stop_all();
+        }
+        let counted = counter.and_then(|h| h.join().ok().flatten());
+        let witness = searcher.and_then(|h| h.join().ok().flatten());
+        if let Some(c) = counted {
+            return Ok(Outcome::Counted(c));
+        }
+        match (&racers.witness, witness) {
+            (Some((net, _)), Some(w)) => Ok(Outcome::Unbounded(WitnessText::new(net, &w))),
+            (Some((net, quick)), None) if e == Interrupted::IndexTooLarge => {
+                // the race's search may have run out of its small budget: once more with the
+                // full one, now that generation's memory is free
+                let full = bounded::Limits {
+                    max_search_bytes: search_bytes(&limits),
+                    ..bounded::Limits::default()
+                };
+                let stop = || limits.check().is_err();
+                match bounded::decide_boundedness_from(net, Some(quick.clone()), &full, &stop) {
+                    Boundedness::Unbounded { witness }
+                        if bounded::replay(net, &witness).is_ok() =>
+                    {
+                        Ok(Outcome::Unbounded(WitnessText::new(net, &witness)))
                     }
                     _ => Err(limits.check().err().unwrap_or(e)),
                 }
             }
+            _ => Err(limits.check().err().unwrap_or(e)),
         }
     })
 }

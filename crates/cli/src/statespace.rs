@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, GenerationArgs, LimitArgs, OrderArg};
+use crate::args::{BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg};
 use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
 use crate::out;
-use crate::race::Outcome;
+use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use saturn_symbolic::Relations;
 
@@ -25,6 +25,9 @@ pub struct StateSpaceArgs {
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Race an explicit-state search beside the generation (Petri nets).
+    #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
+    pub explicit: ExplicitArg,
     /// Values for undefined constants of a PRISM model: `N=3,T=12` (one value each).
     #[arg(long = "const")]
     pub consts: Vec<String>,
@@ -78,15 +81,19 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         .unzip();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
-    // the net is kept for the witness search only (and the witness's names)
-    let quick = match a.boundedness {
-        BoundednessArg::Race => crate::race::unsettled(&net, &limits),
-        _ => None,
+    let bounds = match a.boundedness {
+        BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &limits)),
+        BoundednessArg::Off => None,
     };
-    let net = quick.is_some().then_some(net);
+    // the net is kept for the racers only (and the witness's names)
+    let net = Racers::needs_net(bounds.as_ref(), a.explicit, order).then_some(net);
     crate::memory::release_freed();
-    let outcome = crate::race::generate_or_witness(
-        net.as_ref().zip(quick),
+    let racers = match &net {
+        Some(net) => Racers::new(net, bounds, a.explicit, order),
+        None => Racers::none(),
+    };
+    let outcome = crate::race::generate_raced(
+        racers,
         &models,
         method,
         relations,
@@ -146,6 +153,37 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             }
             return Ok(ExitCode::SUCCESS);
         }
+        Outcome::Counted(c) => {
+            let seconds = t0.elapsed().as_secs_f64();
+            let peak = peak_memory_bytes();
+            if a.json {
+                out::println(object(json!({
+                    "engine": "explicit",
+                    "method": method.name(),
+                    "relations": relations.name(),
+                    "order": order.name(),
+                    "states": c.states.to_string(),
+                    "transitions": c.transitions.to_string(),
+                    "max_tokens_place": c.max_tokens_place,
+                    "max_tokens_marking": c.max_tokens_marking,
+                    "seconds": seconds,
+                    "peak_memory_bytes": peak,
+                })))?;
+            } else {
+                out::print(&format!(
+                    "model: {} ({} places, {} transitions)\nengine: explicit (breadth-first search over packed markings)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\ntime: {seconds:.3} s\n{}\n",
+                    a.model,
+                    n_places,
+                    n_transitions,
+                    c.states,
+                    c.transitions,
+                    c.max_tokens_place,
+                    c.max_tokens_marking,
+                    peak_memory_line(peak)
+                ))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     drop(net);
     let seconds = t0.elapsed().as_secs_f64();
@@ -153,6 +191,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let m = &ss.metrics;
     if a.json {
         let v = object(json!({
+                "engine": "symbolic",
                 "method": method.name(),
                 "relations": relations.name(),
                 "relations_used": ss.relations.name(),

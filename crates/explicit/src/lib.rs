@@ -1,0 +1,248 @@
+//! Explicit-state exploration of P/T nets: the contest's StateSpace figures (states, edges of
+//! the reachability graph, the most tokens in a place and in a marking) by breadth-first search
+//! over packed markings.
+//!
+//! Decision diagrams win when the state space is huge and regular; some nets have a few million
+//! markings or fewer but no variable order that keeps their diagrams small (N-queens, peg
+//! solitaire, unfolded coloured nets with tens of thousands of places). There a plain search
+//! answers in seconds, so the CLI races this engine against saturation (see `crates/cli/src/race.rs`).
+//!
+//! Each marking is stored once, packed: every place gets a bit field as wide as its structural
+//! bound needs (a safe place takes one bit), or [`Config::unknown_width`] bits when no bound is
+//! known, widened (every marking repacked) when a count outgrows it. The markings sit side by
+//! side in one array in the order found, which is also the search's queue; a hash table holds
+//! their indices. The search stops cleanly when the markings outgrow [`Config::max_bytes`] or
+//! the caller's `stop` says so; it never prints.
+
+mod layout;
+mod store;
+
+use layout::{bits, Layout};
+use saturn_model::PetriNet;
+use store::Store;
+
+/// Budgets of an exploration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Give up ([`GaveUp::Memory`]) once the stored markings and their table take more bytes.
+    pub max_bytes: usize,
+    /// Bits of a place without a structural bound, until one of its counts needs more.
+    pub unknown_width: u8,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_bytes: 1 << 30,
+            unknown_width: 2,
+        }
+    }
+}
+
+/// The contest's StateSpace figures of a net.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Reachable markings.
+    pub states: u64,
+    /// Edges of the reachability graph: pairs of a reachable marking and a transition enabled
+    /// in it.
+    pub transitions: u64,
+    /// The most tokens in one place of a reachable marking.
+    pub max_tokens_place: u64,
+    /// The most tokens in all places of a reachable marking.
+    pub max_tokens_marking: u64,
+}
+
+/// Why an exploration gave up (never a wrong answer: there is none then).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GaveUp {
+    #[error("the markings outgrew the budget of {max_bytes} bytes")]
+    Memory { max_bytes: usize },
+    #[error("stopped by the caller")]
+    Stopped,
+    #[error("a token count does not fit in 64 bits")]
+    Overflow,
+    #[error("more than 2^32 - 2 markings")]
+    TooManyStates,
+}
+
+/// Check the stop condition and the budget once per this many markings expanded.
+const CHECK_EVERY: usize = 4096;
+
+/// One transition, ready to fire on unpacked markings.
+struct Trans {
+    inputs: Vec<(usize, u64)>,
+    inhibitors: Vec<(usize, u64)>,
+    /// Per place touched: tokens taken, tokens put.
+    delta: Vec<(usize, u64, u64)>,
+}
+
+impl Trans {
+    #[inline]
+    fn enabled(&self, m: &[u64]) -> bool {
+        self.inputs.iter().all(|&(p, w)| m[p] >= w)
+            && self.inhibitors.iter().all(|&(p, w)| m[p] < w)
+    }
+}
+
+/// The transitions, and which to try in a marking: those whose key input place (the input of
+/// largest weight) is marked, and those without inputs.
+struct Compiled {
+    trans: Vec<Trans>,
+    by_key: Vec<Vec<u32>>,
+    free: Vec<u32>,
+}
+
+fn compile(net: &PetriNet) -> Compiled {
+    let mut by_key = vec![Vec::new(); net.places.len()];
+    let mut free = Vec::new();
+    let trans = net
+        .transitions
+        .iter()
+        .enumerate()
+        .map(|(t, tr)| {
+            match tr.inputs.iter().max_by_key(|a| a.weight) {
+                Some(a) => by_key[a.place].push(t as u32),
+                None => free.push(t as u32),
+            }
+            let mut delta: Vec<(usize, u64, u64)> = Vec::new();
+            for a in &tr.inputs {
+                delta.push((a.place, a.weight, 0));
+            }
+            for a in &tr.outputs {
+                match delta.iter_mut().find(|d| d.0 == a.place) {
+                    Some(d) => d.2 += a.weight,
+                    None => delta.push((a.place, 0, a.weight)),
+                }
+            }
+            // a place taken from and given back as much is unchanged
+            delta.retain(|d| d.1 != d.2);
+            Trans {
+                inputs: tr.inputs.iter().map(|a| (a.place, a.weight)).collect(),
+                inhibitors: tr.inhibitors.iter().map(|a| (a.place, a.weight)).collect(),
+                delta,
+            }
+        })
+        .collect();
+    Compiled {
+        trans,
+        by_key,
+        free,
+    }
+}
+
+/// Explore the reachable markings of `net` breadth first and count the StateSpace figures.
+///
+/// `bounds[p]` (when `Some`) must be an upper bound on place `p`'s tokens in every reachable
+/// marking, e.g. a structural one; it sets the width of the place's field. A shorter slice
+/// leaves the remaining places without bounds.
+pub fn explore(
+    net: &PetriNet,
+    bounds: &[Option<u64>],
+    cfg: &Config,
+    stop: &dyn Fn() -> bool,
+) -> Result<Counts, GaveUp> {
+    let np = net.places.len();
+    let c = compile(net);
+    let m0 = net.initial_marking();
+    let widths: Vec<u8> = (0..np)
+        .map(|p| {
+            let b = bounds.get(p).copied().flatten();
+            bits(m0[p]).max(b.map_or(cfg.unknown_width, bits))
+        })
+        .collect();
+    let mut layout = Layout::new(widths);
+    let mut store = Store::new(layout.words);
+    let mut rec = vec![0u64; layout.words];
+    layout.encode(&m0, &mut rec);
+    store.insert(&rec).ok_or(GaveUp::TooManyStates)?;
+
+    let mut m = vec![0u64; np];
+    let mut cands: Vec<u32> = Vec::new();
+    let (mut edges, mut max_place, mut max_sum) = (0u64, 0u64, 0u64);
+    let mut i = 0;
+    while i < store.len() {
+        if i % CHECK_EVERY == 0 {
+            if stop() {
+                return Err(GaveUp::Stopped);
+            }
+            if store.bytes() > cfg.max_bytes {
+                return Err(GaveUp::Memory {
+                    max_bytes: cfg.max_bytes,
+                });
+            }
+        }
+        rec.clear();
+        rec.extend_from_slice(store.get(i));
+        layout.decode(&rec, &mut m);
+        cands.clear();
+        for (p, &v) in m.iter().enumerate() {
+            if v > 0 {
+                cands.extend_from_slice(&c.by_key[p]);
+            }
+        }
+        cands.extend_from_slice(&c.free);
+        let mut succ = rec.clone();
+        let mut local = 0u64;
+        let mut grow = None;
+        'fire: for &t in &cands {
+            let tr = &c.trans[t as usize];
+            if !tr.enabled(&m) {
+                continue;
+            }
+            local += 1;
+            succ.copy_from_slice(&rec);
+            for &(p, sub, add) in &tr.delta {
+                let v = (m[p] - sub).checked_add(add).ok_or(GaveUp::Overflow)?;
+                if !layout.fits(p, v) {
+                    grow = Some((p, v));
+                    break 'fire;
+                }
+                layout.set(&mut succ, p, v);
+            }
+            store.insert(&succ).ok_or(GaveUp::TooManyStates)?;
+        }
+        if let Some((p, v)) = grow {
+            // repack every marking with a wider field for `p`, then expand marking `i` again
+            (layout, store) = widen(&layout, &store, p, v, np)?;
+            rec.resize(layout.words, 0);
+            continue;
+        }
+        edges += local;
+        let mut sum = 0u64;
+        for &v in &m {
+            max_place = max_place.max(v);
+            sum = sum.saturating_add(v);
+        }
+        max_sum = max_sum.max(sum);
+        i += 1;
+    }
+    Ok(Counts {
+        states: store.len() as u64,
+        transitions: edges,
+        max_tokens_place: max_place,
+        max_tokens_marking: max_sum,
+    })
+}
+
+/// The markings of `store` repacked with place `p`'s field wide enough for `v` (at least
+/// doubled, so a growing place is repacked a few times only).
+fn widen(
+    layout: &Layout,
+    store: &Store,
+    p: usize,
+    v: u64,
+    np: usize,
+) -> Result<(Layout, Store), GaveUp> {
+    let mut w: Vec<u8> = (0..np).map(|q| layout.width(q)).collect();
+    w[p] = bits(v).max((2 * w[p]).min(64));
+    let nl = Layout::new(w);
+    let mut ns = Store::new(nl.words);
+    let (mut m, mut rec) = (vec![0u64; np], vec![0u64; nl.words]);
+    for i in 0..store.len() {
+        layout.decode(store.get(i), &mut m);
+        nl.encode(&m, &mut rec);
+        ns.insert(&rec).ok_or(GaveUp::TooManyStates)?;
+    }
+    Ok((nl, ns))
+}

@@ -1,0 +1,62 @@
+//! The explicit search against the test oracle's BFS (`saturn-reference`) on random nets with
+//! inhibitor arcs: the four StateSpace figures agree, whatever the field widths (structural
+//! bounds, no bounds with one-bit fields widened as counts grow, or the default); nets the
+//! oracle cannot finish (unbounded or large) are never answered with fewer states than it saw.
+
+use proptest::prelude::*;
+use saturn_explicit::{explore, Config, Counts, GaveUp};
+use saturn_model::bounded::{structural_bounds, Limits};
+use saturn_reference::explore::explore_petri;
+use saturn_reference::strategies::small_net;
+
+const CAP: usize = 3000;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    #[test]
+    fn figures_agree_with_the_reference_bfs(net in small_net(7, 7)) {
+        let st = structural_bounds(&net, &Limits::default(), &|| false);
+        let tiny = Config { max_bytes: 1 << 20, unknown_width: 1 };
+        let runs = [
+            explore(&net, &st.bounds, &Config { max_bytes: 1 << 20, ..Config::default() }, &|| false),
+            explore(&net, &[], &tiny, &|| false),
+            explore(&net, &[], &Config { unknown_width: 0, ..tiny.clone() }, &|| false),
+        ];
+        match explore_petri(&net, CAP) {
+            Ok(r) => {
+                let want = Counts {
+                    states: r.num_states() as u64,
+                    transitions: r.transitions,
+                    max_tokens_place: r.max_tokens_place,
+                    max_tokens_marking: r.max_tokens_marking,
+                };
+                for got in runs {
+                    prop_assert_eq!(got, Ok(want.clone()));
+                }
+            }
+            Err(_) => {
+                for got in runs {
+                    match got {
+                        Ok(c) => prop_assert!(c.states > CAP as u64, "{c:?}"),
+                        Err(e) => prop_assert!(matches!(e, GaveUp::Memory { .. } | GaveUp::Overflow), "{e:?}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn stops_when_asked_and_at_the_budget() {
+    // an unbounded net: t0 puts a token in p0 forever
+    let net = saturn_reference::strategies::petri_net(&[0], vec![(vec![], vec![(0, 1)], vec![])]);
+    let cfg = Config {
+        max_bytes: 1 << 16,
+        unknown_width: 1,
+    };
+    assert_eq!(explore(&net, &[], &cfg, &|| true), Err(GaveUp::Stopped));
+    assert_eq!(
+        explore(&net, &[], &cfg, &|| false),
+        Err(GaveUp::Memory { max_bytes: 1 << 16 })
+    );
+}
