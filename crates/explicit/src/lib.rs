@@ -155,10 +155,13 @@ pub fn explore(
     let mut store = Store::new(layout.words);
     let mut rec = vec![0u64; layout.words];
     layout.encode(&m0, &mut rec);
-    store.insert(&rec).ok_or(GaveUp::TooManyStates)?;
+    store
+        .insert(&rec, store::hash(&rec))
+        .ok_or(GaveUp::TooManyStates)?;
 
     let mut m = vec![0u64; np];
     let mut cands: Vec<u32> = Vec::new();
+    let (mut batch, mut hashes): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
     let (mut edges, mut max_place, mut max_sum) = (0u64, 0u64, 0u64);
     let mut i = 0;
     while i < store.len() {
@@ -182,26 +185,37 @@ pub fn explore(
             }
         }
         cands.extend_from_slice(&c.free);
-        let mut succ = rec.clone();
-        let mut local = 0u64;
+        // the successors first, their table slots read together (their cache misses overlap),
+        // then inserted
+        batch.clear();
+        hashes.clear();
         let mut grow = None;
         'fire: for &t in &cands {
             let tr = &c.trans[t as usize];
             if !tr.enabled(&m) {
                 continue;
             }
-            local += 1;
-            succ.copy_from_slice(&rec);
+            let at = batch.len();
+            batch.extend_from_slice(&rec);
             for &(p, sub, add) in &tr.delta {
                 let v = (m[p] - sub).checked_add(add).ok_or(GaveUp::Overflow)?;
                 if !layout.fits(p, v) {
                     grow = Some((p, v));
                     break 'fire;
                 }
-                layout.set(&mut succ, p, v);
+                layout.set(&mut batch[at..], p, v);
             }
-            store.insert(&succ).ok_or(GaveUp::TooManyStates)?;
+            let h = store::hash(&batch[at..]);
+            store.touch(h);
+            hashes.push(h);
         }
+        if grow.is_none() {
+            for (k, &h) in hashes.iter().enumerate() {
+                let succ = &batch[k * layout.words..(k + 1) * layout.words];
+                store.insert(succ, h).ok_or(GaveUp::TooManyStates)?;
+            }
+        }
+        let local = hashes.len() as u64;
         if let Some((p, v)) = grow {
             // repack every marking with a wider field for `p`, then expand marking `i` again
             (layout, store) = widen(&layout, &store, p, v, np)?;
@@ -242,7 +256,8 @@ fn widen(
     for i in 0..store.len() {
         layout.decode(store.get(i), &mut m);
         nl.encode(&m, &mut rec);
-        ns.insert(&rec).ok_or(GaveUp::TooManyStates)?;
+        ns.insert(&rec, store::hash(&rec))
+            .ok_or(GaveUp::TooManyStates)?;
     }
     Ok((nl, ns))
 }

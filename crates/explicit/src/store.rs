@@ -1,15 +1,51 @@
 //! The set of markings found so far: packed markings of one size side by side in one array, in
-//! the order they were found (so the array is also the breadth-first queue), and a hash table
-//! of their indices.
+//! the order they were found (so the array is also the breadth-first queue), and an
+//! open-addressing table of their indices.
+//!
+//! A table slot holds 32 bits of the marking's hash beside its index, so a probe reads the
+//! array only when the hashes agree (almost always a true duplicate); probing is linear, so a
+//! miss costs about one cache line of the table. Lookups come in batches (the successors of one
+//! marking, [`Store::touch`] then [`Store::insert`]): the slots of the whole batch are read
+//! first, so their cache misses overlap instead of following each other.
 
-use std::hash::BuildHasher;
+/// Ask the kernel to back `v`'s buffer with transparent huge pages where it can (Linux; a
+/// hint). The array and the table are read at random, one marking at a time: with 4 KiB pages
+/// almost every read also misses the TLB.
+fn huge_pages(v: &[u64], capacity: usize) {
+    const HUGE: usize = 2 << 20;
+    #[cfg(target_os = "linux")]
+    {
+        let start = v.as_ptr() as usize;
+        let (lo, hi) = (
+            start.next_multiple_of(HUGE),
+            (start + capacity * 8) / HUGE * HUGE,
+        );
+        if hi > lo {
+            // SAFETY: `madvise` with MADV_HUGEPAGE only changes how the kernel backs pages of
+            // the range, which lies inside the vector's own allocation; it never changes their
+            // contents or validity.
+            unsafe {
+                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (v, capacity, HUGE);
+}
 
-use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
+/// A table slot: `0` empty, else the hash's low 32 bits above `index + 1`.
+type Slot = u64;
 
+/// The hash of a packed marking (64 bits; the table index comes from the high bits and the
+/// tag kept in the slot from the low ones, so the two are independent).
 #[inline]
-fn hash(rec: &[u64]) -> u64 {
-    FxBuildHasher.hash_one(rec)
+pub(crate) fn hash(rec: &[u64]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = rec.len() as u64;
+    for &w in rec {
+        h = (h.rotate_left(23) ^ w).wrapping_mul(K);
+    }
+    h ^ (h >> 31)
 }
 
 /// Packed markings of `words` words each, numbered in the order they were added.
@@ -17,8 +53,13 @@ pub(crate) struct Store {
     words: usize,
     len: usize,
     arena: Vec<u64>,
-    table: HashTable<u32>,
+    slots: Vec<Slot>,
+    /// log2 of the table's size.
+    bits: u32,
 }
+
+/// The table's initial log2 size.
+const MIN_BITS: u32 = 10;
 
 impl Store {
     pub(crate) fn new(words: usize) -> Store {
@@ -26,7 +67,8 @@ impl Store {
             words,
             len: 0,
             arena: Vec::new(),
-            table: HashTable::new(),
+            slots: vec![0; 1 << MIN_BITS],
+            bits: MIN_BITS,
         }
     }
 
@@ -40,32 +82,78 @@ impl Store {
         &self.arena[i * self.words..(i + 1) * self.words]
     }
 
-    /// Add `rec` unless it is there: `Some(true)` when added, `Some(false)` when it was there,
-    /// `None` when the store is full (indices are 32 bits).
-    pub(crate) fn insert(&mut self, rec: &[u64]) -> Option<bool> {
-        debug_assert_eq!(rec.len(), self.words);
-        let h = hash(rec);
-        let (arena, w) = (&self.arena, self.words);
-        if self
-            .table
-            .find(h, |&i| &arena[i as usize * w..(i as usize + 1) * w] == rec)
-            .is_some()
+    #[inline]
+    fn home(&self, h: u64) -> usize {
+        (h >> (64 - self.bits)) as usize
+    }
+
+    /// Ask for the cache line of the slot a marking of hash `h` starts probing at, ahead of
+    /// [`Store::insert`] (a hint: nothing is read).
+    #[inline]
+    pub(crate) fn touch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
         {
-            return Some(false);
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.slots[self.home(h)..].as_ptr();
+            // SAFETY: a prefetch is a hint that never faults and changes no memory; `p` points
+            // into the table (sse is part of every x86_64 target).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
         }
-        let idx = u32::try_from(self.len).ok().filter(|&i| i < u32::MAX)?;
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
+    /// Add `rec` (of hash `h`) unless it is there: `Some(true)` when added, `Some(false)` when
+    /// it was there, `None` when the store is full (indices are 32 bits).
+    pub(crate) fn insert(&mut self, rec: &[u64], h: u64) -> Option<bool> {
+        debug_assert_eq!(rec.len(), self.words);
+        let tag = h << 32;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(h);
+        loop {
+            let s = self.slots[i];
+            if s == 0 {
+                break;
+            }
+            if s & !0xffff_ffff == tag && self.get((s as u32 - 1) as usize) == rec {
+                return Some(false);
+            }
+            i = (i + 1) & mask;
+        }
+        let idx = u32::try_from(self.len + 1).ok().filter(|&i| i < u32::MAX)?;
+        let cap = self.arena.capacity();
         self.arena.extend_from_slice(rec);
+        if self.arena.capacity() != cap {
+            huge_pages(&self.arena, self.arena.capacity());
+        }
         self.len += 1;
-        let arena = &self.arena;
-        self.table.insert_unique(h, idx, |&i| {
-            hash(&arena[i as usize * w..(i as usize + 1) * w])
-        });
+        self.slots[i] = tag | u64::from(idx);
+        // grow at three quarters full
+        if 4 * self.len > 3 * self.slots.len() {
+            self.grow();
+        }
         Some(true)
+    }
+
+    /// Double the table, placing every marking anew (from the array, in order).
+    fn grow(&mut self) {
+        self.bits += 1;
+        self.slots = vec![0; 1 << self.bits];
+        huge_pages(&self.slots, self.slots.len());
+        let mask = self.slots.len() - 1;
+        for k in 0..self.len {
+            let h = hash(self.get(k));
+            let mut i = self.home(h);
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (h << 32) | (k as u64 + 1);
+        }
     }
 
     /// Bytes held (array and table, by capacity).
     pub(crate) fn bytes(&self) -> usize {
-        self.arena.capacity() * 8 + self.table.capacity() * (std::mem::size_of::<u32>() + 1)
+        (self.arena.capacity() + self.slots.len()) * 8
     }
 }
 
@@ -73,24 +161,40 @@ impl Store {
 mod tests {
     use super::*;
 
+    fn add(s: &mut Store, rec: &[u64]) -> Option<bool> {
+        s.insert(rec, hash(rec))
+    }
+
     #[test]
     fn a_set_of_records_in_insertion_order() {
         let mut s = Store::new(2);
-        assert_eq!(s.insert(&[1, 2]), Some(true));
-        assert_eq!(s.insert(&[2, 1]), Some(true));
-        assert_eq!(s.insert(&[1, 2]), Some(false));
-        for i in 0..1000u64 {
-            assert_eq!(s.insert(&[i, i * 7]), Some(true));
+        assert_eq!(add(&mut s, &[1, 2]), Some(true));
+        assert_eq!(add(&mut s, &[2, 1]), Some(true));
+        assert_eq!(add(&mut s, &[1, 2]), Some(false));
+        // enough to grow the table several times; then every record is found again
+        for i in 0..100_000u64 {
+            assert_eq!(add(&mut s, &[i, i * 7]), Some(true));
+        }
+        for i in 0..100_000u64 {
+            assert_eq!(add(&mut s, &[i, i * 7]), Some(false));
         }
         assert_eq!(s.get(0), &[1, 2]);
         assert_eq!(s.get(1), &[2, 1]);
         assert_eq!(s.get(2), &[0, 0]);
-        assert_eq!(s.len(), 1002);
-        assert!(s.bytes() >= 1002 * 16);
-        // zero-word records: one marking only
+        assert_eq!(s.get(100_001), &[99_999, 99_999 * 7]);
+        assert_eq!(s.len(), 100_002);
+        assert!(s.bytes() >= 100_002 * 16);
+        // records whose hashes share a home slot (a tiny table) are still told apart
         let mut z = Store::new(0);
-        assert_eq!(z.insert(&[]), Some(true));
-        assert_eq!(z.insert(&[]), Some(false));
+        assert_eq!(add(&mut z, &[]), Some(true));
+        assert_eq!(add(&mut z, &[]), Some(false));
         assert_eq!(z.len(), 1);
+        let mut c = Store::new(1);
+        for i in 0..50u64 {
+            assert_eq!(c.insert(&[i], 7), Some(true), "same hash, other record");
+        }
+        for i in 0..50u64 {
+            assert_eq!(c.insert(&[i], 7), Some(false));
+        }
     }
 }
