@@ -151,6 +151,9 @@ pub fn explore(
             bits(m0[p]).max(b.map_or(cfg.unknown_width, bits))
         })
         .collect();
+    let unknown: Vec<bool> = (0..np)
+        .map(|p| bounds.get(p).copied().flatten().is_none())
+        .collect();
     let mut layout = Layout::new(widths);
     let mut store = Store::new(layout.words);
     let mut rec = vec![0u64; layout.words];
@@ -218,7 +221,7 @@ pub fn explore(
         let local = hashes.len() as u64;
         if let Some((p, v)) = grow {
             // repack every marking with a wider field for `p`, then expand marking `i` again
-            (layout, store) = widen(&layout, &store, p, v, np)?;
+            (layout, store) = widen(&layout, &store, (p, v), &unknown, cfg, stop)?;
             rec.resize(layout.words, 0);
             continue;
         }
@@ -239,21 +242,46 @@ pub fn explore(
     })
 }
 
-/// The markings of `store` repacked with place `p`'s field wide enough for `v` (at least
-/// doubled, so a growing place is repacked a few times only).
+/// The markings of `store` repacked with place `p`'s field wide enough for `v`, at least
+/// doubled, and every other place without a bound (`unknown`) and no wider doubled too: counts
+/// of unbounded places tend to grow together, and each repack reads every marking, so a few
+/// repacks in all rather than one per place. Gives up like the search (`stop`, the budget).
 fn widen(
     layout: &Layout,
     store: &Store,
-    p: usize,
-    v: u64,
-    np: usize,
+    (p, v): (usize, u64),
+    unknown: &[bool],
+    cfg: &Config,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Layout, Store), GaveUp> {
-    let mut w: Vec<u8> = (0..np).map(|q| layout.width(q)).collect();
-    w[p] = bits(v).max((2 * w[p]).min(64));
+    let np = unknown.len();
+    let wp = layout.width(p);
+    let w: Vec<u8> = (0..np)
+        .map(|q| {
+            let w = layout.width(q);
+            if q == p {
+                bits(v).max((2 * w).min(64))
+            } else if unknown[q] && w <= wp {
+                (2 * w).clamp(1, 64)
+            } else {
+                w
+            }
+        })
+        .collect();
     let nl = Layout::new(w);
     let mut ns = Store::new(nl.words);
     let (mut m, mut rec) = (vec![0u64; np], vec![0u64; nl.words]);
     for i in 0..store.len() {
+        if i % CHECK_EVERY == 0 {
+            if stop() {
+                return Err(GaveUp::Stopped);
+            }
+            if store.bytes() + ns.bytes() > cfg.max_bytes {
+                return Err(GaveUp::Memory {
+                    max_bytes: cfg.max_bytes,
+                });
+            }
+        }
         layout.decode(store.get(i), &mut m);
         nl.encode(&m, &mut rec);
         ns.insert(&rec, store::hash(&rec))
