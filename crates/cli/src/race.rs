@@ -95,20 +95,30 @@ pub struct Explicit<'n> {
 
 impl Explicit<'_> {
     /// The explicit search alone, within the run's limits.
-    pub fn count(&self, limits: &Limits) -> Result<Counts, Interrupted> {
+    pub fn count(
+        &self,
+        limits: &Limits,
+        mut progress: Option<saturn_symbolic::Progress>,
+    ) -> Result<Counts, Interrupted> {
         let cfg = saturn_explicit::Config {
             max_bytes: explicit_bytes(limits),
             ..saturn_explicit::Config::default()
         };
-        saturn_explicit::explore(self.net, &self.bounds, &cfg, &|| limits.check().is_err()).map_err(
-            |e| match e {
+        let mut report = |msg: &str| {
+            if let Some(p) = progress.as_mut() {
+                p(msg)
+            }
+        };
+        let stop = || limits.check().is_err();
+        saturn_explicit::explore(self.net, &self.bounds, &cfg, &stop, &mut report).map_err(|e| {
+            match e {
                 saturn_explicit::GaveUp::Stopped => {
                     limits.check().err().unwrap_or(Interrupted::Cancelled)
                 }
                 saturn_explicit::GaveUp::Overflow => Interrupted::IndexTooLarge,
                 _ => Interrupted::Memory,
-            },
-        )
+            }
+        })
     }
 }
 
@@ -181,7 +191,7 @@ pub fn generate_raced(
     progress: Option<saturn_symbolic::Progress>,
 ) -> Result<Outcome, Interrupted> {
     if let (true, Some(x)) = (racers.explicit_only, &racers.explicit) {
-        return x.count(&limits).map(Outcome::Counted);
+        return x.count(&limits, progress).map(Outcome::Counted);
     }
     if racers.witness.is_none() && racers.explicit.is_none() {
         return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {
@@ -242,7 +252,8 @@ pub fn generate_raced(
                     max_bytes: explicit_bytes(&limits),
                     ..saturn_explicit::Config::default()
                 };
-                let counts = saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped).ok()?;
+                let counts =
+                    saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped, &mut |_| {}).ok()?;
                 stop_search.store(true, Ordering::Relaxed);
                 cancel_generation.store(true, Ordering::Relaxed);
                 Some(counts)

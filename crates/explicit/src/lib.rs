@@ -136,11 +136,14 @@ fn compile(net: &PetriNet) -> Compiled {
 /// `bounds[p]` (when `Some`) must be an upper bound on place `p`'s tokens in every reachable
 /// marking, e.g. a structural one; it sets the width of the place's field. A shorter slice
 /// leaves the remaining places without bounds.
+///
+/// `progress` receives a one-line account now and then (markings found and expanded, bytes).
 pub fn explore(
     net: &PetriNet,
     bounds: &[Option<u64>],
     cfg: &Config,
     stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&str),
 ) -> Result<Counts, GaveUp> {
     let np = net.places.len();
     let c = compile(net);
@@ -171,6 +174,14 @@ pub fn explore(
         if i % CHECK_EVERY == 0 {
             if stop() {
                 return Err(GaveUp::Stopped);
+            }
+            if i % (16 * CHECK_EVERY) == 0 {
+                progress(&format!(
+                    "explicit search: {} markings found, {} expanded, {} MiB",
+                    store.len(),
+                    i,
+                    store.bytes() >> 20
+                ));
             }
             if store.bytes() > cfg.max_bytes {
                 return Err(GaveUp::Memory {

@@ -18,9 +18,9 @@ proptest! {
         let st = structural_bounds(&net, &Limits::default(), &|| false);
         let tiny = Config { max_bytes: 1 << 20, unknown_width: 1 };
         let runs = [
-            explore(&net, &st.bounds, &Config { max_bytes: 1 << 20, ..Config::default() }, &|| false),
-            explore(&net, &[], &tiny, &|| false),
-            explore(&net, &[], &Config { unknown_width: 0, ..tiny.clone() }, &|| false),
+            explore(&net, &st.bounds, &Config { max_bytes: 1 << 20, ..Config::default() }, &|| false, &mut |_| {}),
+            explore(&net, &[], &tiny, &|| false, &mut |_| {}),
+            explore(&net, &[], &Config { unknown_width: 0, ..tiny.clone() }, &|| false, &mut |_| {}),
         ];
         match explore_petri(&net, CAP) {
             Ok(r) => {
@@ -54,9 +54,12 @@ fn stops_when_asked_and_at_the_budget() {
         max_bytes: 1 << 16,
         unknown_width: 1,
     };
-    assert_eq!(explore(&net, &[], &cfg, &|| true), Err(GaveUp::Stopped));
     assert_eq!(
-        explore(&net, &[], &cfg, &|| false),
+        explore(&net, &[], &cfg, &|| true, &mut |_| {}),
+        Err(GaveUp::Stopped)
+    );
+    assert_eq!(
+        explore(&net, &[], &cfg, &|| false, &mut |_| {}),
         Err(GaveUp::Memory { max_bytes: 1 << 16 })
     );
 }
