@@ -25,6 +25,7 @@ mod report;
 mod scc;
 mod statespace;
 mod statespace_prism;
+mod witness;
 
 use report::Failure;
 

@@ -24,8 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::args::{ExplicitArg, OrderArg};
+pub use crate::witness::WitnessText;
 use saturn_explicit::Counts;
-use saturn_model::bounded::{self, Boundedness, StructuralBounds, Witness};
+use saturn_model::bounded::{self, Boundedness, StructuralBounds};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::statespace::{generate_portfolio, StateSpace};
 use saturn_symbolic::{Interrupted, Limits, Method, Relations};
@@ -94,16 +95,21 @@ pub struct Explicit<'n> {
 }
 
 impl Explicit<'_> {
+    /// The search's budgets within the run's limits.
+    fn config(limits: &Limits) -> saturn_explicit::Config {
+        saturn_explicit::Config {
+            max_bytes: explicit_bytes(limits),
+            ..saturn_explicit::Config::default()
+        }
+    }
+
     /// The explicit search alone, within the run's limits.
     pub fn count(
         &self,
         limits: &Limits,
         mut progress: Option<saturn_symbolic::Progress>,
     ) -> Result<Counts, Interrupted> {
-        let cfg = saturn_explicit::Config {
-            max_bytes: explicit_bytes(limits),
-            ..saturn_explicit::Config::default()
-        };
+        let cfg = Explicit::config(limits);
         let mut report = |msg: &str| {
             if let Some(p) = progress.as_mut() {
                 p(msg)
@@ -149,13 +155,8 @@ impl<'n> Racers<'n> {
         explicit: ExplicitArg,
         order: OrderArg,
     ) -> Racers<'n> {
-        let on = match explicit {
-            ExplicitArg::Auto => order == OrderArg::Auto,
-            ExplicitArg::Off => false,
-            ExplicitArg::Only => true,
-        };
         Racers {
-            explicit: on.then(|| Explicit {
+            explicit: explicit_on(explicit, order).then(|| Explicit {
                 net,
                 bounds: bounds
                     .as_ref()
@@ -173,9 +174,16 @@ impl<'n> Racers<'n> {
         explicit: ExplicitArg,
         order: OrderArg,
     ) -> bool {
-        bounds.is_some_and(|b| !b.all_covered())
-            || explicit == ExplicitArg::Only
-            || (explicit == ExplicitArg::Auto && order == OrderArg::Auto)
+        bounds.is_some_and(|b| !b.all_covered()) || explicit_on(explicit, order)
+    }
+}
+
+/// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
+fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
+    match explicit {
+        ExplicitArg::Auto => order == OrderArg::Auto,
+        ExplicitArg::Off => false,
+        ExplicitArg::Only => true,
     }
 }
 
@@ -248,10 +256,7 @@ pub fn generate_raced(
                 if stopped() {
                     return None;
                 }
-                let cfg = saturn_explicit::Config {
-                    max_bytes: explicit_bytes(&limits),
-                    ..saturn_explicit::Config::default()
-                };
+                let cfg = Explicit::config(&limits);
                 let counts =
                     saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped, &mut |_| {}).ok()?;
                 stop_search.store(true, Ordering::Relaxed);
@@ -311,54 +316,4 @@ pub fn generate_raced(
             _ => Err(limits.check().err().unwrap_or(e)),
         }
     })
-}
-
-/// A witness in words, with the net's place and transition names: the growing places, the
-/// firing sequence to the pumpable marking, and the sequence that pumps it.
-pub struct WitnessText {
-    pub growing: Vec<String>,
-    pub prefix: Vec<String>,
-    pub pump: Vec<String>,
-}
-
-impl WitnessText {
-    pub fn new(net: &PetriNet, w: &Witness) -> WitnessText {
-        let t = |v: &[usize]| -> Vec<String> {
-            v.iter().map(|&i| net.transitions[i].name.clone()).collect()
-        };
-        WitnessText {
-            growing: w
-                .growing
-                .iter()
-                .map(|&p| net.places[p].name.clone())
-                .collect(),
-            prefix: t(&w.prefix),
-            pump: t(&w.pump),
-        }
-    }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "growing_places": self.growing,
-            "prefix": self.prefix,
-            "pump": self.pump,
-        })
-    }
-
-    /// Text lines for `statespace`.
-    pub fn lines(&self) -> String {
-        let seq = |v: &[String]| {
-            if v.is_empty() {
-                "(nothing)".to_string()
-            } else {
-                v.join(" ")
-            }
-        };
-        format!(
-            "unbounded places: {}\nwitness: from the initial marking fire {}, then {} repeated forever makes those places grow\n",
-            self.growing.join(", "),
-            seq(&self.prefix),
-            seq(&self.pump)
-        )
-    }
 }
