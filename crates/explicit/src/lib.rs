@@ -5,14 +5,15 @@
 //! Decision diagrams win when the state space is huge and regular; some nets have a few million
 //! markings or fewer but no variable order that keeps their diagrams small (N-queens, peg
 //! solitaire, unfolded coloured nets with tens of thousands of places). There a plain search
-//! answers in seconds, so the CLI races this engine against saturation (see `crates/cli/src/race.rs`).
+//! answers in seconds, so the CLI races this engine against saturation (`crates/cli/src/race.rs`).
 //!
 //! Each marking is stored once, packed: every place gets a bit field as wide as its structural
 //! bound needs (a safe place takes one bit), or [`Config::unknown_width`] bits when no bound is
 //! known, widened (every marking repacked) when a count outgrows it. The markings sit side by
 //! side in one array in the order found, which is also the search's queue; a hash table holds
-//! their indices. The search stops cleanly when the markings outgrow [`Config::max_bytes`] or
-//! the caller's `stop` says so; it never prints.
+//! their indices. The search stops cleanly before the markings would outgrow
+//! [`Config::max_bytes`] (checked before anything grows) or when the caller's `stop` says so;
+//! it never prints.
 
 mod layout;
 mod store;
@@ -158,12 +159,10 @@ pub fn explore(
         .map(|p| bounds.get(p).copied().flatten().is_none())
         .collect();
     let mut layout = Layout::new(widths);
-    let mut store = Store::new(layout.words);
+    let mut store = Store::new(layout.words, cfg.max_bytes);
     let mut rec = vec![0u64; layout.words];
     layout.encode(&m0, &mut rec);
-    store
-        .insert(&rec, store::hash(&rec))
-        .ok_or(GaveUp::TooManyStates)?;
+    store.insert(&rec, store::hash(&rec))?;
 
     let mut m = vec![0u64; np];
     let mut cands: Vec<u32> = Vec::new();
@@ -182,11 +181,6 @@ pub fn explore(
                     i,
                     store.bytes() >> 20
                 ));
-            }
-            if store.bytes() > cfg.max_bytes {
-                return Err(GaveUp::Memory {
-                    max_bytes: cfg.max_bytes,
-                });
             }
         }
         rec.clear();
@@ -226,7 +220,7 @@ pub fn explore(
         if grow.is_none() {
             for (k, &h) in hashes.iter().enumerate() {
                 let succ = &batch[k * layout.words..(k + 1) * layout.words];
-                store.insert(succ, h).ok_or(GaveUp::TooManyStates)?;
+                store.insert(succ, h)?;
             }
         }
         let local = hashes.len() as u64;
@@ -280,23 +274,22 @@ fn widen(
         })
         .collect();
     let nl = Layout::new(w);
-    let mut ns = Store::new(nl.words);
+    let mut ns = Store::new(nl.words, cfg.max_bytes.saturating_sub(store.bytes()));
     let (mut m, mut rec) = (vec![0u64; np], vec![0u64; nl.words]);
     for i in 0..store.len() {
-        if i % CHECK_EVERY == 0 {
-            if stop() {
-                return Err(GaveUp::Stopped);
-            }
-            if store.bytes() + ns.bytes() > cfg.max_bytes {
-                return Err(GaveUp::Memory {
-                    max_bytes: cfg.max_bytes,
-                });
-            }
+        if i % CHECK_EVERY == 0 && stop() {
+            return Err(GaveUp::Stopped);
         }
         layout.decode(store.get(i), &mut m);
         nl.encode(&m, &mut rec);
-        ns.insert(&rec, store::hash(&rec))
-            .ok_or(GaveUp::TooManyStates)?;
+        ns.insert(&rec, store::hash(&rec)).map_err(|e| match e {
+            // the new store's budget is what the old one leaves: report the search's
+            GaveUp::Memory { .. } => GaveUp::Memory {
+                max_bytes: cfg.max_bytes,
+            },
+            e => e,
+        })?;
     }
-    Ok((nl, ns))
+    // the old store goes: the new one has the whole budget
+    Ok((nl, ns.with_budget(cfg.max_bytes)))
 }

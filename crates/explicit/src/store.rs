@@ -8,6 +8,8 @@
 //! marking, [`Store::touch`] then [`Store::insert`]): the slots of the whole batch are read
 //! first, so their cache misses overlap instead of following each other.
 
+use crate::GaveUp;
+
 /// Ask the kernel to back `v`'s buffer with transparent huge pages where it can (Linux; a
 /// hint). The array and the table are read at random, one marking at a time: with 4 KiB pages
 /// almost every read also misses the TLB.
@@ -50,6 +52,8 @@ pub(crate) fn hash(rec: &[u64]) -> u64 {
 
 /// Packed markings of `words` words each, numbered in the order they were added.
 pub(crate) struct Store {
+    /// No growth of the array or the table past this many bytes in all.
+    max_bytes: usize,
     words: usize,
     len: usize,
     arena: Vec<u64>,
@@ -62,14 +66,20 @@ pub(crate) struct Store {
 const MIN_BITS: u32 = 10;
 
 impl Store {
-    pub(crate) fn new(words: usize) -> Store {
+    pub(crate) fn new(words: usize, max_bytes: usize) -> Store {
         Store {
+            max_bytes,
             words,
             len: 0,
             arena: Vec::new(),
             slots: vec![0; 1 << MIN_BITS],
             bits: MIN_BITS,
         }
+    }
+
+    /// The same store with another budget.
+    pub(crate) fn with_budget(self, max_bytes: usize) -> Store {
+        Store { max_bytes, ..self }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -103,9 +113,11 @@ impl Store {
         let _ = h;
     }
 
-    /// Add `rec` (of hash `h`) unless it is there: `Some(true)` when added, `Some(false)` when
-    /// it was there, `None` when the store is full (indices are 32 bits).
-    pub(crate) fn insert(&mut self, rec: &[u64], h: u64) -> Option<bool> {
+    /// Add `rec` (of hash `h`) unless it is there: `Ok(true)` when added, `Ok(false)` when it
+    /// was there; an error when the store is full (indices are 32 bits) or would outgrow its
+    /// bytes (checked before the array or the table grows, so the budget holds at the peak,
+    /// while a table is rebuilt too).
+    pub(crate) fn insert(&mut self, rec: &[u64], h: u64) -> Result<bool, GaveUp> {
         debug_assert_eq!(rec.len(), self.words);
         let tag = h << 32;
         let mask = self.slots.len() - 1;
@@ -116,12 +128,27 @@ impl Store {
                 break;
             }
             if s & !0xffff_ffff == tag && self.get((s as u32 - 1) as usize) == rec {
-                return Some(false);
+                return Ok(false);
             }
             i = (i + 1) & mask;
         }
-        let idx = u32::try_from(self.len + 1).ok().filter(|&i| i < u32::MAX)?;
+        let idx = u32::try_from(self.len + 1)
+            .ok()
+            .filter(|&i| i < u32::MAX)
+            .ok_or(GaveUp::TooManyStates)?;
         let cap = self.arena.capacity();
+        let grows_table = 4 * (self.len + 1) > 3 * self.slots.len();
+        let arena_after = if self.arena.len() + self.words > cap {
+            (2 * cap).max(self.arena.len() + self.words)
+        } else {
+            cap
+        };
+        let table_after = self.slots.len() * if grows_table { 3 } else { 1 };
+        if (arena_after + table_after) * 8 > self.max_bytes {
+            return Err(GaveUp::Memory {
+                max_bytes: self.max_bytes,
+            });
+        }
         self.arena.extend_from_slice(rec);
         if self.arena.capacity() != cap {
             huge_pages(&self.arena, self.arena.capacity());
@@ -129,10 +156,10 @@ impl Store {
         self.len += 1;
         self.slots[i] = tag | u64::from(idx);
         // grow at three quarters full
-        if 4 * self.len > 3 * self.slots.len() {
+        if grows_table {
             self.grow();
         }
-        Some(true)
+        Ok(true)
     }
 
     /// Double the table, placing every marking anew (from the array, in order).
@@ -161,22 +188,22 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn add(s: &mut Store, rec: &[u64]) -> Option<bool> {
+    fn add(s: &mut Store, rec: &[u64]) -> Result<bool, GaveUp> {
         s.insert(rec, hash(rec))
     }
 
     #[test]
     fn a_set_of_records_in_insertion_order() {
-        let mut s = Store::new(2);
-        assert_eq!(add(&mut s, &[1, 2]), Some(true));
-        assert_eq!(add(&mut s, &[2, 1]), Some(true));
-        assert_eq!(add(&mut s, &[1, 2]), Some(false));
+        let mut s = Store::new(2, usize::MAX);
+        assert_eq!(add(&mut s, &[1, 2]), Ok(true));
+        assert_eq!(add(&mut s, &[2, 1]), Ok(true));
+        assert_eq!(add(&mut s, &[1, 2]), Ok(false));
         // enough to grow the table several times; then every record is found again
         for i in 0..100_000u64 {
-            assert_eq!(add(&mut s, &[i, i * 7]), Some(true));
+            assert_eq!(add(&mut s, &[i, i * 7]), Ok(true));
         }
         for i in 0..100_000u64 {
-            assert_eq!(add(&mut s, &[i, i * 7]), Some(false));
+            assert_eq!(add(&mut s, &[i, i * 7]), Ok(false));
         }
         assert_eq!(s.get(0), &[1, 2]);
         assert_eq!(s.get(1), &[2, 1]);
@@ -185,16 +212,33 @@ mod tests {
         assert_eq!(s.len(), 100_002);
         assert!(s.bytes() >= 100_002 * 16);
         // records whose hashes share a home slot (a tiny table) are still told apart
-        let mut z = Store::new(0);
-        assert_eq!(add(&mut z, &[]), Some(true));
-        assert_eq!(add(&mut z, &[]), Some(false));
+        let mut z = Store::new(0, usize::MAX);
+        assert_eq!(add(&mut z, &[]), Ok(true));
+        assert_eq!(add(&mut z, &[]), Ok(false));
         assert_eq!(z.len(), 1);
-        let mut c = Store::new(1);
+        let mut c = Store::new(1, usize::MAX);
         for i in 0..50u64 {
-            assert_eq!(c.insert(&[i], 7), Some(true), "same hash, other record");
+            assert_eq!(c.insert(&[i], 7), Ok(true), "same hash, other record");
         }
         for i in 0..50u64 {
-            assert_eq!(c.insert(&[i], 7), Some(false));
+            assert_eq!(c.insert(&[i], 7), Ok(false));
         }
+    }
+
+    #[test]
+    fn the_budget_holds_before_anything_grows() {
+        let max = 64 << 10;
+        let mut s = Store::new(1, max);
+        let mut added = 0u64;
+        let err = loop {
+            match add(&mut s, &[added]) {
+                Ok(true) => added += 1,
+                Ok(false) => unreachable!("distinct records"),
+                Err(e) => break e,
+            }
+            assert!(s.bytes() <= max, "{} bytes", s.bytes());
+        };
+        assert_eq!(err, GaveUp::Memory { max_bytes: max });
+        assert!(added > 1000);
     }
 }
