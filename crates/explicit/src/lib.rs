@@ -67,8 +67,13 @@ pub enum GaveUp {
     TooManyStates,
 }
 
-/// Check the stop condition and the budget once per this many markings expanded.
-const CHECK_EVERY: usize = 4096;
+/// Check the stop condition once per this much work (places decoded, transitions tried, words
+/// of successors hashed): a few milliseconds, whatever the size of the net (a marking of a net
+/// with 32,000 transitions may take a thousand times longer to expand than one of a small net).
+const CHECK_EVERY: u64 = 1 << 22;
+
+/// A progress line every this many stop checks.
+const REPORT_EVERY: u64 = 64;
 
 /// One transition, ready to fire on unpacked markings.
 struct Trans {
@@ -168,13 +173,13 @@ pub fn explore(
     let mut cands: Vec<u32> = Vec::new();
     let (mut batch, mut hashes): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
     let (mut edges, mut max_place, mut max_sum) = (0u64, 0u64, 0u64);
-    let mut i = 0;
+    let (mut i, mut work, mut checks) = (0, CHECK_EVERY, 0u64);
     while i < store.len() {
-        if i % CHECK_EVERY == 0 {
+        if work >= CHECK_EVERY {
             if stop() {
                 return Err(GaveUp::Stopped);
             }
-            if i % (16 * CHECK_EVERY) == 0 {
+            if checks % REPORT_EVERY == 0 {
                 progress(&format!(
                     "explicit search: {} markings found, {} expanded, {} MiB",
                     store.len(),
@@ -182,6 +187,7 @@ pub fn explore(
                     store.bytes() >> 20
                 ));
             }
+            (work, checks) = (0, checks + 1);
         }
         rec.clear();
         rec.extend_from_slice(store.get(i));
@@ -224,6 +230,7 @@ pub fn explore(
             }
         }
         let local = hashes.len() as u64;
+        work += (np + cands.len() + hashes.len() * layout.words) as u64;
         if let Some((p, v)) = grow {
             // repack every marking with a wider field for `p`, then expand marking `i` again
             (layout, store) = widen(&layout, &store, (p, v), &unknown, cfg, stop)?;
@@ -276,9 +283,14 @@ fn widen(
     let nl = Layout::new(w);
     let mut ns = Store::new(nl.words, cfg.max_bytes.saturating_sub(store.bytes()));
     let (mut m, mut rec) = (vec![0u64; np], vec![0u64; nl.words]);
+    let mut work = 0u64;
     for i in 0..store.len() {
-        if i % CHECK_EVERY == 0 && stop() {
-            return Err(GaveUp::Stopped);
+        work += np as u64;
+        if work >= CHECK_EVERY {
+            if stop() {
+                return Err(GaveUp::Stopped);
+            }
+            work = 0;
         }
         layout.decode(store.get(i), &mut m);
         nl.encode(&m, &mut rec);
