@@ -49,6 +49,9 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
     /// The size past which a cache stops growing by itself (entries).
     pub const MAX_SLOTS: usize = 1 << 23;
 
+    /// The size from which the slot array grows in place (see [`Cache::grow_to`]).
+    const GROW_IN_PLACE_BYTES: usize = 1 << 20;
+
     /// A cache of `1 << log2` slots (allocated when first used).
     pub fn new(log2: u32) -> Self {
         let n = 1usize << log2.max(1);
@@ -156,27 +159,47 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
             .max(self.size);
     }
 
-    /// Grow to at least `n` slots (rounded up to a power of two); entries are rehashed.
+    /// Grow to at least `n` slots (rounded up to a power of two); entries are kept.
+    ///
+    /// A large array grows in place: it is extended (a mapped block is remapped, not copied)
+    /// and each entry whose slot gains a high bit moves to that slot's pair, at the same place
+    /// within it (entries of one old pair go to one new pair, so nothing collides and the
+    /// newer entry stays first); the old and new arrays are never held at once (on
+    /// philosophers N=10000 that copy was the peak of the heap, 3 MiB over the caches' size).
+    /// A small one is copied into a fresh array, placed as any new block: grown in place
+    /// inside the heap it left holes behind (kanban N=200: 0.4 MiB more resident).
     pub fn grow_to(&mut self, n: usize) {
         let n = n.next_power_of_two();
         if n <= self.size {
             return;
         }
+        let old = self.size;
         self.size = n;
         self.mask = n - 1;
         self.evictions = 0;
         if self.slots.is_empty() {
             return;
         }
-        let old = std::mem::replace(&mut self.slots, vec![(K::VACANT, V::default()); n]);
-        for (k, v) in old {
-            if k != K::VACANT {
-                let s = self.slot(&k);
-                if self.slots[s].0 == K::VACANT {
-                    self.slots[s] = (k, v);
-                } else {
-                    self.slots[s ^ 1] = (k, v);
+        if old * std::mem::size_of::<(K, V)>() < Self::GROW_IN_PLACE_BYTES {
+            let old = std::mem::replace(&mut self.slots, vec![(K::VACANT, V::default()); n]);
+            for (s, (k, v)) in old.into_iter().enumerate() {
+                if k != K::VACANT {
+                    let to = (self.slot(&k) & !1) | (s & 1);
+                    self.slots[to] = (k, v);
                 }
+            }
+            return;
+        }
+        self.slots.resize(n, (K::VACANT, V::default()));
+        for s in 0..old {
+            let (k, v) = self.slots[s];
+            if k == K::VACANT {
+                continue;
+            }
+            let to = (self.slot(&k) & !1) | (s & 1);
+            if to != s {
+                self.slots[to] = (k, v);
+                self.slots[s].0 = K::VACANT;
             }
         }
     }
@@ -226,6 +249,37 @@ mod tests {
             .all(|k| c.get(*k).is_none()));
         c.clear();
         assert!(model.keys().all(|k| c.get(*k).is_none()));
+    }
+
+    #[test]
+    fn growth_keeps_every_entry_where_lookups_find_it() {
+        let mut c: Cache<(u32, NodeId), NodeId> = Cache::new(6);
+        c.set_ceiling(64);
+        let keys: Vec<(u32, NodeId)> = (0..5000u32).map(|i| (i % 13, NodeId(i))).collect();
+        for &k in &keys {
+            c.insert(k, NodeId(k.1 .0 + 1));
+        }
+        let held: Vec<(u32, NodeId)> = keys
+            .iter()
+            .copied()
+            .filter(|&k| c.get(k).is_some())
+            .collect();
+        assert!(
+            held.len() > 32,
+            "a full cache of 64 slots holds most of them"
+        );
+        // copied while small, then grown in place (from 1.5 MiB)
+        for grow in [128, 1024, 1 << 17, 1 << 19] {
+            c.grow_to(grow);
+            assert_eq!(c.len_slots(), grow);
+            for &k in &held {
+                assert_eq!(
+                    c.get(k),
+                    Some(NodeId(k.1 .0 + 1)),
+                    "{k:?} lost growing to {grow}"
+                );
+            }
+        }
     }
 
     #[test]
