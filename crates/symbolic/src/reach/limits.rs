@@ -111,8 +111,11 @@ impl Kernel<'_> {
             self.e.interrupted = Some(Interrupted::TooManyNodes);
         }
         let n = self.dd.sets.nodes_now();
-        if n > self.c.len_slots() && self.c.len_slots() < (1 << 24) {
-            let want = n.next_power_of_two().min(1 << 24);
+        // Caches are sized ahead to half to one entry per live node; evictions grow them
+        // further (below). At one to two entries per node (the rule before), philosophers
+        // N=10000 and slotted ring N=50 peaked 3.6 and 4 MB higher for no gain in time.
+        if n > 2 * self.c.len_slots() && self.c.len_slots() < (1 << 24) {
+            let want = (n.next_power_of_two() / 2).min(1 << 24);
             self.c.grow_to(want);
             self.dd.sets.tune_caches();
         }
