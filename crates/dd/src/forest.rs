@@ -236,6 +236,14 @@ pub fn set_default_max_nodes(n: u32) {
     DEFAULT_MAX_NODES.store(n.min(MAX_NODES), Ordering::Relaxed);
 }
 
+/// A node's 32-bit hash as the unique table's 64-bit one: the table picks the bucket from the
+/// low bits and its 7-bit tag from the top ones, so both halves carry the hash (zero-extended,
+/// every tag was 0 and each probe compared every node of a 16-slot group).
+#[inline]
+fn spread(hash: u32) -> u64 {
+    (u64::from(hash) << 32) | u64::from(hash)
+}
+
 #[inline]
 fn hash_edges<V: EdgeValue>(level: u32, edges: &[Edge<V>]) -> u32 {
     // FxHash-style mixing over (idx, child) pairs (and values, when edges carry them).
@@ -556,7 +564,7 @@ impl<V: EdgeValue> Forest<V> {
         let lvl = level as u32;
         let hash = hash_edges(lvl, edges);
         let (nodes, all_edges) = (&self.nodes, &self.edges);
-        let found = self.unique[level].find(hash as u64, |&id| {
+        let found = self.unique[level].find(spread(hash), |&id| {
             let r = &nodes[id as usize];
             r.len as usize == edges.len()
                 && &all_edges[r.off as usize..(r.off + r.len) as usize] == edges
@@ -587,7 +595,7 @@ impl<V: EdgeValue> Forest<V> {
             (self.nodes.len() - 1) as u32
         };
         let nodes = &self.nodes;
-        self.unique[level].insert_unique(hash as u64, id, |&x| nodes[x as usize].hash as u64);
+        self.unique[level].insert_unique(spread(hash), id, |&x| spread(nodes[x as usize].hash));
         let now = self.nodes.len() - self.free.len();
         if now > self.nodes_peak {
             self.nodes_peak = now;
@@ -670,7 +678,7 @@ impl<V: EdgeValue> Forest<V> {
                 continue;
             }
             if let Ok(entry) =
-                self.unique[r.level as usize].find_entry(r.hash as u64, |&x| x == id as u32)
+                self.unique[r.level as usize].find_entry(spread(r.hash), |&x| x == id as u32)
             {
                 entry.remove();
             }
