@@ -301,21 +301,24 @@ impl Kernel<'_> {
         }
         let tops = self.e.top_parts.range(k);
         let cap = self.e.cap[k];
+        // this fixpoint's segments of the shared queue and marks
+        let (q0, m0) = (self.e.queue.len(), self.e.queued.len());
         {
-            let fr = &mut self.e.frames[k];
-            fr.queued.clear();
-            fr.queued.resize(fr.buf.len(), false);
-            fr.queue.clear();
+            let e = &mut self.e;
+            let fr = &mut e.frames[k];
+            fr.marks = m0 as u32;
+            e.queued.resize(m0 + fr.buf.len(), false);
             for (i, c) in fr.buf.iter().enumerate().rev() {
                 if !c.is_empty() {
-                    fr.queue.push(i as u32);
-                    fr.queued[i] = true;
+                    e.queue.push(i as u32);
+                    e.queued[m0 + i] = true;
                 }
             }
         }
         let relations = self.e.rels.is_some();
-        while let Some(i) = self.e.frames[k].queue.pop() {
-            self.e.frames[k].queued[i as usize] = false;
+        while self.e.queue.len() > q0 {
+            let Some(i) = self.e.queue.pop() else { break };
+            self.e.queued[m0 + i as usize] = false;
             // an unbounded level grows here forever: the limits are checked in this loop too
             if self.tick(k) {
                 break;
@@ -360,6 +363,8 @@ impl Kernel<'_> {
                 break;
             }
         }
+        self.e.queue.truncate(q0);
+        self.e.queued.truncate(m0);
     }
 
     /// `t[j] ∪= RelProdSat(t[i], t2)` in frame `k` (Figure 2.10 line 9; Figure 3.3 lines 7-8:
@@ -388,14 +393,17 @@ impl Kernel<'_> {
         let old = self.e.frames[k].get(j);
         let u = self.dd.sets.union(old, r);
         if u != old {
-            let fr = &mut self.e.frames[k];
+            let e = &mut self.e;
+            let fr = &mut e.frames[k];
             fr.set(j, u);
-            if fr.queued.len() <= j {
-                fr.queued.resize(j + 1, false);
+            // level k's fixpoint is the innermost: its marks end the shared ones
+            let m = fr.marks as usize + j;
+            if e.queued.len() <= m {
+                e.queued.resize(m + 1, false);
             }
-            if !fr.queued[j] {
-                fr.queued[j] = true;
-                fr.queue.push(j as u32);
+            if !e.queued[m] {
+                e.queued[m] = true;
+                e.queue.push(j as u32);
             }
         }
     }

@@ -117,10 +117,10 @@ struct Frame {
     cons: NodeId,
     /// The relation node this frame fires (EMPTY when firing implicitly).
     rel: NodeId,
+    /// Where this level's marks start in [`Engine::queued`] while its local fixpoint runs.
+    marks: u32,
     /// The children of the node under construction, dense by local index.
     buf: Vec<NodeId>,
-    queued: Vec<bool>,
-    queue: Vec<u32>,
     /// Successors `(j, what to fire below)` of the local state being fired (relation MDDs).
     succ: Vec<(u32, kernel::Tok)>,
 }
@@ -198,6 +198,13 @@ struct Engine {
     /// Per level: local states beyond `cap[k]-1` are never produced (u32::MAX: unbounded).
     cap: Vec<u32>,
     frames: Vec<Frame>,
+    /// The local fixpoints' queues of changed local states, as one stack: a fixpoint's
+    /// segment starts where the stack stood when it began (fixpoints nest one level down at a
+    /// time, and a level queues only while its fixpoint is the innermost). Kept in each frame,
+    /// two vectors per level held about 100 bytes per level (6 MB on philosophers N=10000).
+    queue: Vec<u32>,
+    /// `queued[frame.marks + i]`: local state `i` of the fixpoint's level is in its queue.
+    queued: Vec<bool>,
     /// Child buffers of the BFS image, one per level.
     img_bufs: Vec<Vec<NodeId>>,
     limits: Limits,
