@@ -303,10 +303,15 @@ impl Kernel<'_> {
         let cap = self.e.cap[k];
         // this fixpoint's segments of the shared queue and marks
         let (q0, m0) = (self.e.queue.len(), self.e.queued.len());
+        let Ok(marks) = u32::try_from(m0) else {
+            // billions of local states queued down the levels: as a dense frame too large
+            self.e.interrupted = Some(Interrupted::IndexTooLarge);
+            return;
+        };
         {
             let e = &mut self.e;
             let fr = &mut e.frames[k];
-            fr.marks = m0 as u32;
+            fr.marks = marks;
             e.queued.resize(m0 + fr.buf.len(), false);
             for (i, c) in fr.buf.iter().enumerate().rev() {
                 if !c.is_empty() {
