@@ -53,8 +53,8 @@ pub(super) enum LevelStep {
 pub(super) enum Succ {
     None,
     One(u32, Tok),
-    /// Several, in the frame's `succ` buffer.
-    Buf,
+    /// Several: this range of the engine's successor stack (the caller truncates it back).
+    Buf(usize, usize),
 }
 
 /// A constraint on the states saturation may add (thesis Figure 3.3), followed level by level.
@@ -249,24 +249,27 @@ impl Kernel<'_> {
         }
     }
 
-    /// Fill frame `l`'s `succ` buffer with the successors of local state `i` under the
-    /// relation node `r` (an unprimed node at level `2l`), within the level's cap.
-    fn rel_succ(&mut self, r: NodeId, l: usize, i: u32) {
+    /// Push the successors of local state `i` under the relation node `r` (an unprimed node
+    /// at level `2l`), within the level's cap, on the engine's successor stack; returns where
+    /// they start and end. The caller fires them and truncates the stack back to the start
+    /// (firings below push and pop their own above).
+    fn rel_succ(&mut self, r: NodeId, l: usize, i: u32) -> (usize, usize) {
         let rels = &self.dd.rels;
         let cap = self.e.cap[l];
         let p = rels.child_at(r, 2 * l, i);
-        let out = &mut self.e.frames[l].succ;
-        out.clear();
+        let out = &mut self.e.succ;
+        let start = out.len();
         out.extend(
             rels.edges(p)
                 .iter()
                 .filter(|e| e.idx < cap)
                 .map(|e| (e.idx, Tok::Rel(e.child))),
         );
+        (start, out.len())
     }
 
     /// What level `l` does to local state `i` under `t`: no successor, one, or several (left
-    /// in frame `l`'s `succ` buffer).
+    /// on the engine's successor stack).
     #[inline]
     pub(super) fn step(&mut self, t: Tok, l: usize, i: u32) -> Succ {
         match self.level_step(t, l) {
@@ -276,8 +279,8 @@ impl Kernel<'_> {
                 None => Succ::None,
             },
             LevelStep::Rel(r) => {
-                self.rel_succ(r, l, i);
-                Succ::Buf
+                let (start, end) = self.rel_succ(r, l, i);
+                Succ::Buf(start, end)
             }
         }
     }
@@ -346,11 +349,12 @@ impl Kernel<'_> {
                         Succ::One(j, t2) => {
                             self.fire_into(k, a, i, j, t2, t2 == Tok::Rel(NodeId::ONE))
                         }
-                        Succ::Buf => {
-                            for x in 0..self.e.frames[k].succ.len() {
-                                let (j, t2) = self.e.frames[k].succ[x];
+                        Succ::Buf(start, end) => {
+                            for x in start..end {
+                                let (j, t2) = self.e.succ[x];
                                 self.fire_into(k, a, i, j, t2, t2 == Tok::Rel(NodeId::ONE));
                             }
+                            self.e.succ.truncate(start);
                         }
                     }
                 }
@@ -461,11 +465,12 @@ impl Kernel<'_> {
                     }
                 }
                 LevelStep::Rel(r) => {
-                    self.rel_succ(*r, l, ed.idx);
-                    for y in 0..self.e.frames[l].succ.len() {
-                        let (j, t2) = self.e.frames[l].succ[y];
+                    let (start, end) = self.rel_succ(*r, l, ed.idx);
+                    for y in start..end {
+                        let (j, t2) = self.e.succ[y];
                         self.fire_below(l, a, j, ed.child, t2, t2 == Tok::Rel(NodeId::ONE));
                     }
+                    self.e.succ.truncate(start);
                 }
             }
             if self.e.interrupted.is_some() {

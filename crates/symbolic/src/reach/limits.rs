@@ -151,11 +151,11 @@ impl Kernel<'_> {
             if !fr.rel.is_terminal() {
                 rels.push(fr.rel);
             }
-            rels.extend(fr.succ.iter().filter_map(|&(_, t)| match t {
-                Tok::Rel(r) if !r.is_terminal() => Some(r),
-                _ => None,
-            }));
         }
+        rels.extend(self.e.succ.iter().filter_map(|&(_, t)| match t {
+            Tok::Rel(r) if !r.is_terminal() => Some(r),
+            _ => None,
+        }));
         let held: &mut dyn Purge = &mut *self.c;
         self.dd.collect_with(&sets, &rels, &mut [held]);
         let live = self.dd.sets.nodes_now();

@@ -121,8 +121,6 @@ struct Frame {
     marks: u32,
     /// The children of the node under construction, dense by local index.
     buf: Vec<NodeId>,
-    /// Successors `(j, what to fire below)` of the local state being fired (relation MDDs).
-    succ: Vec<(u32, kernel::Tok)>,
 }
 
 impl Frame {
@@ -139,7 +137,6 @@ impl Frame {
     }
     fn release(&mut self) {
         self.buf.clear();
-        self.succ.clear();
         self.src = NodeId::EMPTY;
         self.cons = NodeId::EMPTY;
         self.rel = NodeId::EMPTY;
@@ -205,6 +202,10 @@ struct Engine {
     queue: Vec<u32>,
     /// `queued[frame.marks + i]`: local state `i` of the fixpoint's level is in its queue.
     queued: Vec<bool>,
+    /// Successors `(j, what to fire below)` of the local states being fired through relation
+    /// MDDs, as one stack: each firing loop owns the range it pushed (in each frame before,
+    /// a vector per level that implicit firing never used).
+    succ: Vec<(u32, kernel::Tok)>,
     /// Child buffers of the BFS image, one per level.
     img_bufs: Vec<Vec<NodeId>>,
     limits: Limits,
