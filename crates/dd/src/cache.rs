@@ -181,16 +181,12 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
             return;
         }
         if old * std::mem::size_of::<(K, V)>() < Self::GROW_IN_PLACE_BYTES {
-            let old = std::mem::replace(&mut self.slots, vec![(K::VACANT, V::default()); n]);
-            for (s, (k, v)) in old.into_iter().enumerate() {
-                if k != K::VACANT {
-                    let to = (self.slot(&k) & !1) | (s & 1);
-                    self.slots[to] = (k, v);
-                }
-            }
-            return;
+            let mut fresh = vec![(K::VACANT, V::default()); n];
+            fresh[..old].copy_from_slice(&self.slots);
+            self.slots = fresh;
+        } else {
+            self.slots.resize(n, (K::VACANT, V::default()));
         }
-        self.slots.resize(n, (K::VACANT, V::default()));
         for s in 0..old {
             let (k, v) = self.slots[s];
             if k == K::VACANT {
