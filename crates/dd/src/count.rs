@@ -91,7 +91,7 @@ impl Forest {
         let lvl = self.level(n);
         let mut total: u128 = 0;
         for i in 0..self.edges(n).len() {
-            let e = self.edges(n)[i];
+            let e = self.edges(n).at(i);
             let c = self
                 .card_u128(e.child, memo)?
                 .checked_mul(self.skip_factor_u128(lvl - 1, self.level(e.child))?)?;

@@ -1,4 +1,4 @@
-//! The node store: sparse nodes, one unique table for every level, registered roots and
+//! The node store: full and sparse nodes (see [`crate::edges`]), one unique table for every level, registered roots and
 //! mark-and-sweep garbage collection between top-level operations.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use hashbrown::HashTable;
 
 use crate::cache::Cache;
+use crate::edges::{is_full, Edges};
 use crate::relation::is_unprimed;
 use crate::NodeId;
 
@@ -102,9 +103,47 @@ pub enum Reduction {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeRec {
     pub(crate) level: u32,
+    /// Where the node's words start in the pool.
     pub(crate) off: u32,
+    /// The number of edges, with [`SPARSE`] set when the node stores its indices.
     pub(crate) len: u32,
     pub(crate) hash: u32,
+}
+
+/// The flag of [`NodeRec::len`] for a node that stores its indices (`len` words of indices,
+/// then `len` of children); without it the indices are `0..len` and only the children are
+/// stored. A node has fewer than 2^31 edges: it would take 8 GiB.
+const SPARSE: u32 = 1 << 31;
+
+impl NodeRec {
+    /// The number of edges.
+    #[inline(always)]
+    fn count(&self) -> usize {
+        (self.len & !SPARSE) as usize
+    }
+    /// The words the node takes in the pool.
+    #[inline]
+    fn words(&self) -> usize {
+        if self.len & SPARSE != 0 {
+            2 * self.count()
+        } else {
+            self.count()
+        }
+    }
+    /// The node's edges in the pools `data` and `vals`.
+    #[inline(always)]
+    fn view<'a, V: EdgeValue>(&self, data: &'a [u32], vals: &'a [V]) -> Edges<'a, V> {
+        let (off, n) = (self.off as usize, self.count());
+        if self.len & SPARSE == 0 {
+            Edges::new(None, &data[off..off + n], &vals[off..off + n])
+        } else {
+            Edges::new(
+                Some(&data[off..off + n]),
+                &data[off + n..off + 2 * n],
+                &vals[off + n..off + 2 * n],
+            )
+        }
+    }
 }
 
 const FREE_LEVEL: u32 = u32::MAX;
@@ -186,8 +225,12 @@ pub struct Forest<V: EdgeValue = ()> {
     /// `domain[k]`: the size of level k's local domain (max index seen + 1, or declared).
     domain: Vec<u32>,
     pub(crate) nodes: Vec<NodeRec>,
-    pub(crate) edges: Vec<Edge<V>>,
+    /// The nodes' words (see [`crate::edges`]): children, and the indices of sparse nodes.
+    data: Vec<u32>,
+    /// The edges' values, at the positions of their children in `data` (no memory for `()`).
+    vals: Vec<V>,
     free: Vec<u32>,
+    /// Words in `data` held by freed nodes.
     dead_edges: usize,
     /// Every node by (level, edges): one table for all levels (a table per level cost about
     /// 110 bytes per level even when it held a handful of nodes: 6.5 MB on philosophers
@@ -307,7 +350,8 @@ impl<V: EdgeValue> Forest<V> {
             num_levels: num_levels as u32,
             domain: vec![0; num_levels + 1],
             nodes: terminals.to_vec(),
-            edges: Vec::new(),
+            data: Vec::new(),
+            vals: Vec::new(),
             free: Vec::new(),
             dead_edges: 0,
             unique: HashTable::new(),
@@ -352,10 +396,9 @@ impl<V: EdgeValue> Forest<V> {
     }
 
     /// The non-empty edges of `n`, sorted by index (empty for terminals).
-    #[inline]
-    pub fn edges(&self, n: NodeId) -> &[Edge<V>] {
-        let r = &self.nodes[n.0 as usize];
-        &self.edges[r.off as usize..(r.off + r.len) as usize]
+    #[inline(always)]
+    pub fn edges(&self, n: NodeId) -> Edges<'_, V> {
+        self.nodes[n.0 as usize].view(&self.data, &self.vals)
     }
 
     /// The child of `n` at local index `i` (EMPTY when absent). For a node below `level` in a
@@ -368,14 +411,7 @@ impl<V: EdgeValue> Forest<V> {
             return n;
         }
         let es = self.edges(n);
-        if es.len() <= 8 {
-            es.iter()
-                .find(|e| e.idx == i)
-                .map_or(NodeId::EMPTY, |e| e.child)
-        } else {
-            es.binary_search_by_key(&i, |e| e.idx)
-                .map_or(NodeId::EMPTY, |k| es[k].child)
-        }
+        es.search(i).map_or(NodeId::EMPTY, |k| es.child(k))
     }
 
     /// Did the forest run out of 32-bit node ids, edge offsets or domain sizes? From then on
@@ -443,7 +479,8 @@ impl<V: EdgeValue> Forest<V> {
     }
 
     /// Hold at most `max_nodes` node slots (ids below it; at most [`MAX_NODES`]) and
-    /// `max_edges` edges; reaching either sets [`Forest::overflowed`]. Tests use small caps.
+    /// `max_edges` words of edges (an edge of a full node takes one, of a sparse node two, see
+    /// [`crate::edges`]); reaching either sets [`Forest::overflowed`]. Tests use small caps.
     pub fn set_capacity(&mut self, max_nodes: u32, max_edges: u32) {
         self.max_nodes = max_nodes.min(MAX_NODES);
         self.max_edges = max_edges;
@@ -547,14 +584,14 @@ impl<V: EdgeValue> Forest<V> {
                 if is_unprimed(level) && edges.len() as u32 == self.domain[level] {
                     let first = self.edges(edges[0].child);
                     if first.len() == 1 {
-                        let (c, v, pv) = (first[0].child, edges[0].val, first[0].val);
+                        let (c, v, pv) = (first.child(0), edges[0].val, first.val(0));
                         let ident = edges.iter().all(|e| {
                             let pe = self.edges(e.child);
                             self.level(e.child) == level - 1
                                 && pe.len() == 1
-                                && pe[0].idx == e.idx
-                                && pe[0].child == c
-                                && pe[0].val == pv
+                                && pe.idx(0) == e.idx
+                                && pe.child(0) == c
+                                && pe.val(0) == pv
                                 && e.val == v
                         });
                         if ident {
@@ -566,30 +603,37 @@ impl<V: EdgeValue> Forest<V> {
         }
         let lvl = level as u32;
         let hash = hash_edges(lvl, edges);
-        let (nodes, all_edges) = (&self.nodes, &self.edges);
+        let full = is_full(edges);
+        let len = edges.len() as u32 | if full { 0 } else { SPARSE };
+        let (nodes, data, vals) = (&self.nodes, &self.data, &self.vals);
         let found = self.unique.find(spread(hash), |&id| {
             let r = &nodes[id as usize];
-            r.hash == hash
-                && r.level == lvl
-                && r.len as usize == edges.len()
-                && &all_edges[r.off as usize..(r.off + r.len) as usize] == edges
+            r.hash == hash && r.level == lvl && r.len == len && r.view(data, vals).same_as(edges)
         });
         if let Some(&id) = found {
             return NodeId(id);
         }
         // allocate, within the 32-bit ids and offsets
-        if self.edges.len() + edges.len() > self.max_edges as usize
+        let words = if full { edges.len() } else { 2 * edges.len() };
+        if self.data.len() + words > self.max_edges as usize
             || (self.free.is_empty() && self.nodes.len() >= self.max_nodes as usize)
         {
             self.overflowed = true;
             return NodeId::EMPTY;
         }
-        let off = self.edges.len() as u32;
-        self.edges.extend_from_slice(edges);
+        let off = self.data.len() as u32;
+        if !full {
+            self.data.extend(edges.iter().map(|e| e.idx));
+        }
+        self.data.extend(edges.iter().map(|e| e.child.0));
+        if !full {
+            self.vals.extend(edges.iter().map(|e| e.val));
+        }
+        self.vals.extend(edges.iter().map(|e| e.val));
         let rec = NodeRec {
             level: lvl,
             off,
-            len: edges.len() as u32,
+            len,
             hash,
         };
         let id = if let Some(id) = self.free.pop() {
@@ -664,9 +708,9 @@ impl<V: EdgeValue> Forest<V> {
                 continue;
             }
             marked[n.0 as usize] = true;
-            for e in self.edges(n) {
-                if !marked[e.child.0 as usize] {
-                    stack.push(e.child);
+            for c in self.edges(n).children() {
+                if !marked[c.0 as usize] {
+                    stack.push(c);
                 }
             }
         }
@@ -686,7 +730,7 @@ impl<V: EdgeValue> Forest<V> {
             if let Ok(entry) = self.unique.find_entry(spread(r.hash), |&x| x == id as u32) {
                 entry.remove();
             }
-            self.dead_edges += r.len as usize;
+            self.dead_edges += r.words();
             self.nodes[id] = NodeRec {
                 level: FREE_LEVEL,
                 off: 0,
@@ -696,7 +740,7 @@ impl<V: EdgeValue> Forest<V> {
             self.free.push(id as u32);
             freed += 1;
         }
-        if self.dead_edges * 2 > self.edges.len() {
+        if self.dead_edges * 2 > self.data.len() {
             self.compact_edges();
         }
         // purge (rather than clear) the caches: entries over surviving nodes stay useful
@@ -744,16 +788,19 @@ impl<V: EdgeValue> Forest<V> {
     }
 
     fn compact_edges(&mut self) {
-        let mut fresh = Vec::with_capacity(self.edges.len() - self.dead_edges);
+        let live = self.data.len() - self.dead_edges;
+        let (mut data, mut vals) = (Vec::with_capacity(live), Vec::with_capacity(live));
         for r in self.nodes.iter_mut().skip(2) {
             if r.level == FREE_LEVEL {
                 continue;
             }
-            let off = fresh.len() as u32;
-            fresh.extend_from_slice(&self.edges[r.off as usize..(r.off + r.len) as usize]);
-            r.off = off;
+            let (off, w) = (r.off as usize, r.words());
+            r.off = data.len() as u32;
+            data.extend_from_slice(&self.data[off..off + w]);
+            vals.extend_from_slice(&self.vals[off..off + w]);
         }
-        self.edges = fresh;
+        self.data = data;
+        self.vals = vals;
         self.dead_edges = 0;
     }
 
@@ -786,10 +833,15 @@ impl<V: EdgeValue> Forest<V> {
             nodes_peak: self.nodes_peak,
             collections: self.collections,
             bytes: self.nodes.capacity() * std::mem::size_of::<NodeRec>()
-                + self.edges.capacity() * std::mem::size_of::<Edge<V>>()
+                + self.pool_bytes()
                 + ut
                 + self.caches.bytes(),
         }
+    }
+
+    /// The bytes of the pools of words and values.
+    fn pool_bytes(&self) -> usize {
+        self.data.capacity() * 4 + self.vals.capacity() * std::mem::size_of::<V>()
     }
 
     /// Where the bytes of [`Forest::stats`] go, as text (for diagnostics).
@@ -797,12 +849,12 @@ impl<V: EdgeValue> Forest<V> {
         let ut = self.unique.capacity() * 5;
         let c = &self.caches;
         format!(
-            "node records {:.1} MiB, edges {} used / {} capacity = {:.1} MiB, unique tables {:.1} MiB, \
+            "node records {:.1} MiB, edge words {} used / {} capacity = {:.1} MiB, unique tables {:.1} MiB, \
              op caches union {} intersect {} minus {} image {} preimage {} slots = {:.1} MiB",
             (self.nodes.capacity() * std::mem::size_of::<NodeRec>()) as f64 / 1048576.0,
-            self.edges.len(),
-            self.edges.capacity(),
-            (self.edges.capacity() * std::mem::size_of::<Edge<V>>()) as f64 / 1048576.0,
+            self.data.len(),
+            self.data.capacity(),
+            self.pool_bytes() as f64 / 1048576.0,
             ut as f64 / 1048576.0,
             c.union.len_slots(),
             c.intersect.len_slots(),
@@ -821,12 +873,7 @@ impl<V: EdgeValue> Forest<V> {
             if !seen.insert(n) {
                 continue;
             }
-            stack.extend(
-                self.edges(n)
-                    .iter()
-                    .map(|e| e.child)
-                    .filter(|c| !c.is_terminal()),
-            );
+            stack.extend(self.edges(n).children().filter(|c| !c.is_terminal()));
         }
         seen.len()
     }

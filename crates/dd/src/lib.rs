@@ -36,6 +36,7 @@ mod cache;
 mod context;
 mod count;
 mod dot;
+mod edges;
 mod enumerate;
 pub mod ev;
 mod forest;
@@ -47,6 +48,7 @@ mod relprod;
 
 pub use cache::{Cache, CacheKey};
 pub use context::{CacheSlot, Dd, Live, Nodes, Purge};
+pub use edges::{Edges, Iter as EdgesIter};
 pub use forest::{
     set_default_max_nodes, Edge, EdgeValue, Epoch, Forest, ForestStats, Poll, Reduction, RootId,
     MAX_NODES, POLL_EVERY,

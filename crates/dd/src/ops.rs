@@ -91,8 +91,8 @@ impl Forest {
             // merge the two sorted edge lists
             let (mut i, mut j) = (0usize, 0usize);
             loop {
-                let ea = self.edges(a).get(i).copied();
-                let eb = self.edges(b).get(j).copied();
+                let ea = self.edges(a).get(i);
+                let eb = self.edges(b).get(j);
                 let (idx, ca, cb) = match (ea, eb) {
                     (None, None) => break,
                     (Some(x), None) => {
@@ -140,7 +140,7 @@ impl Forest {
             };
             for x in 0..n {
                 let (idx, p) = if sparse {
-                    let e = self.edges(high)[x as usize];
+                    let e = self.edges(high).at(x as usize);
                     (e.idx, e.child)
                 } else {
                     (x, self.child_at(high, level, x))
@@ -189,7 +189,7 @@ impl Forest {
         let mut placed = false;
         let pair = |x: NodeId, y: NodeId| if p_first { (x, y) } else { (y, x) };
         for j in 0..=n {
-            let e = self.edges(p).get(j).copied();
+            let e = self.edges(p).get(j);
             if !placed && !matches!(e, Some(e) if e.idx < idx) {
                 placed = true;
                 let pc = match e {

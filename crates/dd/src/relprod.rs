@@ -78,7 +78,7 @@ fn prepare(sets: &mut Forest, rels: &Forest) {
 #[inline]
 fn seek(sets: &Forest, s: NodeId, pos: &mut usize, idx: u32) -> NodeId {
     let es = sets.edges(s);
-    while *pos < es.len() && es[*pos].idx < idx {
+    while *pos < es.len() && es.idx(*pos) < idx {
         *pos += 1;
     }
     match es.get(*pos) {
@@ -113,7 +113,7 @@ fn rel_prod_rec(sets: &mut Forest, rels: &Forest, dir: Dir, s: NodeId, r: NodeId
     if ls > lr {
         // the relation is the identity on this level: copy the set's level through
         for x in 0..sets.edges(s).len() {
-            let e = sets.edges(s)[x];
+            let e = sets.edges(s).at(x);
             let t = rel_prod_rec(sets, rels, dir, e.child, r);
             if !t.is_empty() {
                 buf.push(Edge::new(e.idx, t));

@@ -170,11 +170,11 @@ impl Graph {
         let (re, se) = (sets.edges(r), sets.edges(s));
         let mut j = 0;
         for e in re {
-            while j < se.len() && se[j].idx < e.idx {
+            while j < se.len() && se.idx(j) < e.idx {
                 j += 1;
             }
-            let child = if j < se.len() && se[j].idx == e.idx {
-                se[j].child
+            let child = if j < se.len() && se.idx(j) == e.idx {
+                se.child(j)
             } else {
                 NodeId::EMPTY
             };

@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 
 use saturn_dd::ev::{EvPlusForest, EvStarForest};
-use saturn_dd::NodeId;
+use saturn_dd::{Edge, EdgeValue, Edges, NodeId};
 
 /// Which entries a traversal visits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +53,11 @@ pub struct Walker<'a> {
 
 /// The `t`-th element of `xs` counting from the front, or from the back when `rev`.
 #[inline]
-pub(crate) fn nth<T>(xs: &[T], t: usize, rev: bool) -> &T {
+pub(crate) fn nth<V: EdgeValue>(xs: Edges<'_, V>, t: usize, rev: bool) -> Edge<V> {
     if rev {
-        &xs[xs.len() - 1 - t]
+        xs.at(xs.len() - 1 - t)
     } else {
-        &xs[t]
+        xs.at(t)
     }
 }
 

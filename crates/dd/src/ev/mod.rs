@@ -36,7 +36,7 @@ pub use value::{EvValue, Overflow, INF};
 use crate::cache::Cache;
 use crate::forest::{Edge, Forest, Reduction, RootId};
 use crate::relation::is_unprimed;
-use crate::{Epoch, NodeId};
+use crate::{Edges, Epoch, NodeId};
 
 /// A function in an [`EvForest`]: the dangling edge `⟨val, node⟩` (thesis notation `⟨σ, p⟩`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -251,20 +251,19 @@ impl<V: EvValue> EvForest<V> {
         self.f.level(n)
     }
     /// The stored (non-default) edges of `n`, sorted by index.
-    pub fn edges(&self, n: NodeId) -> &[Edge<V>] {
+    pub fn edges(&self, n: NodeId) -> Edges<'_, V> {
         self.f.edges(n)
     }
 
     /// The edge of `n` at index `i` as a dangling edge (the default function when absent).
     #[inline]
     pub fn child(&self, n: NodeId, i: u32) -> Ev<V> {
-        let es = self.f.edges(n);
-        match es.binary_search_by_key(&i, |e| e.idx) {
-            Ok(k) => Ev {
-                val: es[k].val,
-                node: es[k].child,
+        match self.f.edges(n).find(i) {
+            Some(e) => Ev {
+                val: e.val,
+                node: e.child,
             },
-            Err(_) => Ev::default_fn(),
+            None => Ev::default_fn(),
         }
     }
 

@@ -56,7 +56,7 @@ impl RelAlg {
             for x in 0..sets.edges(s).len() {
                 let Edge {
                     idx: i, child: si, ..
-                } = sets.edges(s)[x];
+                } = sets.edges(s).at(x);
                 let t = self.restrict_rec(rels, sets, side, r, si);
                 if !t.is_empty() {
                     triples.push((i, i, t));
@@ -66,7 +66,7 @@ impl RelAlg {
             for x in 0..rels.edges(r).len() {
                 let Edge {
                     idx: i, child: p, ..
-                } = rels.edges(r)[x];
+                } = rels.edges(r).at(x);
                 let si = set_child(sets, s, k, i, dom);
                 if side == Side::From && si.is_empty() {
                     continue;
@@ -74,7 +74,7 @@ impl RelAlg {
                 for y in 0..rels.edges(p).len() {
                     let Edge {
                         idx: j, child: c, ..
-                    } = rels.edges(p)[y];
+                    } = rels.edges(p).at(y);
                     let sub = match side {
                         Side::From => si,
                         Side::To => set_child(sets, s, k, j, dom),
@@ -119,7 +119,7 @@ impl RelAlg {
         for x in 0..sets.edges(s).len() {
             let Edge {
                 idx: i, child: si, ..
-            } = sets.edges(s)[x];
+            } = sets.edges(s).at(x);
             // a level the set skips (fully reduced) is every value: the identity there
             let t = self.identity_rec(rels, sets, si);
             if !t.is_empty() {

@@ -75,11 +75,11 @@ impl RelAlg {
             for x in 0..rels.edges(r).len() {
                 let Edge {
                     idx: i, child: p, ..
-                } = rels.edges(r)[x];
+                } = rels.edges(r).at(x);
                 for y in 0..rels.edges(p).len() {
                     let Edge {
                         idx: j, child: c, ..
-                    } = rels.edges(p)[y];
+                    } = rels.edges(p).at(y);
                     if op == ToSet::Diagonal && i != j {
                         continue;
                     }

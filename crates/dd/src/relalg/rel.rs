@@ -37,16 +37,16 @@ impl RelAlg {
             for x in 0..rels.edges(r).len() {
                 let Edge {
                     idx: i, child: p, ..
-                } = rels.edges(r)[x];
+                } = rels.edges(r).at(x);
                 for y in 0..rels.edges(p).len() {
                     let Edge {
                         idx: j, child: c, ..
-                    } = rels.edges(p)[y];
+                    } = rels.edges(p).at(y);
                     let q = rels.child_at(s, level, j);
                     for z in 0..rels.edges(q).len() {
                         let Edge {
                             idx: l, child: d, ..
-                        } = rels.edges(q)[z];
+                        } = rels.edges(q).at(z);
                         let t = self.compose_rec(rels, c, d);
                         if !t.is_empty() {
                             triples.push((i, l, t));
@@ -60,11 +60,11 @@ impl RelAlg {
             for x in 0..rels.edges(high).len() {
                 let Edge {
                     idx: i, child: p, ..
-                } = rels.edges(high)[x];
+                } = rels.edges(high).at(x);
                 for y in 0..rels.edges(p).len() {
                     let Edge {
                         idx: j, child: c, ..
-                    } = rels.edges(p)[y];
+                    } = rels.edges(p).at(y);
                     let t = if r_high {
                         self.compose_rec(rels, c, s)
                     } else {
@@ -105,11 +105,11 @@ impl RelAlg {
         for x in 0..rels.edges(r).len() {
             let Edge {
                 idx: i, child: p, ..
-            } = rels.edges(r)[x];
+            } = rels.edges(r).at(x);
             for y in 0..rels.edges(p).len() {
                 let Edge {
                     idx: j, child: c, ..
-                } = rels.edges(p)[y];
+                } = rels.edges(p).at(y);
                 let t = self.transpose_rec(rels, c);
                 triples.push((j, i, t));
             }

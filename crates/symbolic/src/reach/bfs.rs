@@ -29,7 +29,7 @@ impl Kernel<'_> {
         self.e.work += n as u64 + 1;
         let ls = self.level_step(t, l);
         for x in 0..n {
-            let ed = self.dd.sets.edges(q)[x];
+            let ed = self.dd.sets.edges(q).at(x);
             let (j, t2) = match &ls {
                 LevelStep::Same(t2) => (ed.idx, *t2),
                 LevelStep::Local(f, cap, t2) => match self.local_succ(f, *cap, ed.idx) {
@@ -107,7 +107,7 @@ impl Kernel<'_> {
         let n = self.dd.sets.edges(q).len();
         self.e.work += n as u64 + 1;
         for x in 0..n {
-            let ed = self.dd.sets.edges(q)[x];
+            let ed = self.dd.sets.edges(q).at(x);
             if self.index_too_large(ed.idx as usize) {
                 break;
             }
@@ -128,7 +128,7 @@ impl Kernel<'_> {
             let r = self.image_event(l, q, Tok::Ev(e, 0));
             let m = self.dd.sets.edges(r).len();
             for x in 0..m {
-                let ed = self.dd.sets.edges(r)[x];
+                let ed = self.dd.sets.edges(r).at(x);
                 let j = ed.idx as usize;
                 if self.index_too_large(j) {
                     break;

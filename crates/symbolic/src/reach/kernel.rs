@@ -174,7 +174,7 @@ impl Kernel<'_> {
         let n = self.dd.sets.edges(s).len();
         self.e.work += n as u64 + 1;
         for x in 0..n {
-            let e = self.dd.sets.edges(self.e.frames[k].src)[x];
+            let e = self.dd.sets.edges(self.e.frames[k].src).at(x);
             if self.index_too_large(e.idx as usize) {
                 break;
             }
@@ -456,7 +456,7 @@ impl Kernel<'_> {
             LevelStep::Rel(_) => false,
         };
         for x in 0..n {
-            let ed = self.dd.sets.edges(self.e.frames[l].src)[x];
+            let ed = self.dd.sets.edges(self.e.frames[l].src).at(x);
             match &ls {
                 LevelStep::Same(t2) => self.fire_below(l, a, ed.idx, ed.child, *t2, spent),
                 LevelStep::Local(f, cap, t2) => {
