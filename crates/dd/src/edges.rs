@@ -5,7 +5,9 @@
 //! families' diagrams is in one) stores only its children, 4 bytes an edge; any other node
 //! stores its indices, then its children (8 bytes an edge, as every node did before). Both sit
 //! in one pool of `u32` words; the values of an edge-valued forest sit in a pool beside it, at
-//! the children's positions (for `()` that pool takes no memory).
+//! the children's positions (for `()` that pool takes no memory). In an MDD forest a node of
+//! one edge (most nodes of the slotted ring and the philosophers) keeps it in its record and
+//! takes no words at all.
 
 use crate::forest::{Edge, EdgeValue};
 use crate::NodeId;

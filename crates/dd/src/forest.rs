@@ -102,46 +102,54 @@ pub enum Reduction {
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeRec {
+    /// The level (the low 30 bits) and how the edges are stored (the top two: [`FULL`],
+    /// [`SPARSE`] or [`SINGLE`]).
     pub(crate) level: u32,
-    /// Where the node's words start in the pool.
+    /// Where the node's words start in the pool; a single edge's index.
     pub(crate) off: u32,
-    /// The number of edges, with [`SPARSE`] set when the node stores its indices.
+    /// The number of edges; a single edge's child.
     pub(crate) len: u32,
     pub(crate) hash: u32,
 }
 
-/// The flag of [`NodeRec::len`] for a node that stores its indices (`len` words of indices,
-/// then `len` of children); without it the indices are `0..len` and only the children are
-/// stored. A node has fewer than 2^31 edges: it would take 8 GiB.
-const SPARSE: u32 = 1 << 31;
+/// The bits of [`NodeRec::level`] that tell how a node's edges are stored.
+const KIND: u32 = 3 << 30;
+/// Indices `0..len`: only the `len` children are stored in the pool.
+const FULL: u32 = 0;
+/// `len` words of indices, then `len` of children, in the pool.
+const SPARSE: u32 = 1 << 30;
+/// One edge, held in the record itself (index in `off`, child in `len`); forests whose edges
+/// carry values store it as a full or sparse node.
+const SINGLE: u32 = 2 << 30;
+/// The bits of [`NodeRec::level`] that hold the level.
+const LEVEL: u32 = !KIND;
 
 impl NodeRec {
-    /// The number of edges.
-    #[inline(always)]
-    fn count(&self) -> usize {
-        (self.len & !SPARSE) as usize
-    }
     /// The words the node takes in the pool.
     #[inline]
     fn words(&self) -> usize {
-        if self.len & SPARSE != 0 {
-            2 * self.count()
-        } else {
-            self.count()
+        match self.level & KIND {
+            FULL => self.len as usize,
+            SPARSE => 2 * self.len as usize,
+            _ => 0,
         }
     }
     /// The node's edges in the pools `data` and `vals`.
     #[inline(always)]
-    fn view<'a, V: EdgeValue>(&self, data: &'a [u32], vals: &'a [V]) -> Edges<'a, V> {
-        let (off, n) = (self.off as usize, self.count());
-        if self.len & SPARSE == 0 {
-            Edges::new(None, &data[off..off + n], &vals[off..off + n])
-        } else {
-            Edges::new(
+    fn view<'a, V: EdgeValue>(&'a self, data: &'a [u32], vals: &'a [V]) -> Edges<'a, V> {
+        let (off, n) = (self.off as usize, self.len as usize);
+        match self.level & KIND {
+            FULL => Edges::new(None, &data[off..off + n], &vals[off..off + n]),
+            SPARSE => Edges::new(
                 Some(&data[off..off + n]),
                 &data[off + n..off + 2 * n],
                 &vals[off + n..off + 2 * n],
-            )
+            ),
+            _ => Edges::new(
+                Some(std::slice::from_ref(&self.off)),
+                std::slice::from_ref(&self.len),
+                &vals[..1],
+            ),
         }
     }
 }
@@ -227,7 +235,8 @@ pub struct Forest<V: EdgeValue = ()> {
     pub(crate) nodes: Vec<NodeRec>,
     /// The nodes' words (see [`crate::edges`]): children, and the indices of sparse nodes.
     data: Vec<u32>,
-    /// The edges' values, at the positions of their children in `data` (no memory for `()`).
+    /// The edges' values, at the positions of their children in `data`. For `()` (no memory)
+    /// it may hold one more: the value the views of single nodes read.
     vals: Vec<V>,
     free: Vec<u32>,
     /// Words in `data` held by freed nodes.
@@ -330,6 +339,7 @@ impl Forest {
 impl<V: EdgeValue> Forest<V> {
     /// A forest with `num_levels` levels, the given reduction rule and edges carrying `V`.
     pub fn with_values(num_levels: usize, reduction: Reduction) -> Forest<V> {
+        assert!(num_levels < 1 << 30, "a forest has fewer than 2^30 levels");
         let terminals = [
             NodeRec {
                 level: 0,
@@ -392,7 +402,7 @@ impl<V: EdgeValue> Forest<V> {
     /// The level of node `n` (0 for terminals).
     #[inline]
     pub fn level(&self, n: NodeId) -> usize {
-        self.nodes[n.0 as usize].level as usize
+        (self.nodes[n.0 as usize].level & LEVEL) as usize
     }
 
     /// The non-empty edges of `n`, sorted by index (empty for terminals).
@@ -603,38 +613,59 @@ impl<V: EdgeValue> Forest<V> {
         }
         let lvl = level as u32;
         let hash = hash_edges(lvl, edges);
-        let full = is_full(edges);
-        let len = edges.len() as u32 | if full { 0 } else { SPARSE };
+        let kind = if edges.len() == 1 && !V::VALUED {
+            SINGLE
+        } else if is_full(edges) {
+            FULL
+        } else {
+            SPARSE
+        };
+        let tag = lvl | kind;
         let (nodes, data, vals) = (&self.nodes, &self.data, &self.vals);
         let found = self.unique.find(spread(hash), |&id| {
             let r = &nodes[id as usize];
-            r.hash == hash && r.level == lvl && r.len == len && r.view(data, vals).same_as(edges)
+            r.hash == hash && r.level == tag && r.view(data, vals).same_as(edges)
         });
         if let Some(&id) = found {
             return NodeId(id);
         }
         // allocate, within the 32-bit ids and offsets
-        let words = if full { edges.len() } else { 2 * edges.len() };
+        let words = match kind {
+            FULL => edges.len(),
+            SPARSE => 2 * edges.len(),
+            _ => 0,
+        };
         if self.data.len() + words > self.max_edges as usize
             || (self.free.is_empty() && self.nodes.len() >= self.max_nodes as usize)
         {
             self.overflowed = true;
             return NodeId::EMPTY;
         }
-        let off = self.data.len() as u32;
-        if !full {
-            self.data.extend(edges.iter().map(|e| e.idx));
-        }
-        self.data.extend(edges.iter().map(|e| e.child.0));
-        if !full {
+        let rec = if kind == SINGLE {
+            if self.vals.is_empty() {
+                // the one value every single node's view reads (`()`: no memory)
+                self.vals.push(edges[0].val);
+            }
+            NodeRec {
+                level: tag,
+                off: edges[0].idx,
+                len: edges[0].child.0,
+                hash,
+            }
+        } else {
+            let off = self.data.len() as u32;
+            if kind == SPARSE {
+                self.data.extend(edges.iter().map(|e| e.idx));
+                self.vals.extend(edges.iter().map(|e| e.val));
+            }
+            self.data.extend(edges.iter().map(|e| e.child.0));
             self.vals.extend(edges.iter().map(|e| e.val));
-        }
-        self.vals.extend(edges.iter().map(|e| e.val));
-        let rec = NodeRec {
-            level: lvl,
-            off,
-            len,
-            hash,
+            NodeRec {
+                level: tag,
+                off,
+                len: edges.len() as u32,
+                hash,
+            }
         };
         let id = if let Some(id) = self.free.pop() {
             self.nodes[id as usize] = rec;
@@ -790,8 +821,12 @@ impl<V: EdgeValue> Forest<V> {
     fn compact_edges(&mut self) {
         let live = self.data.len() - self.dead_edges;
         let (mut data, mut vals) = (Vec::with_capacity(live), Vec::with_capacity(live));
+        if !V::VALUED {
+            // the value single nodes read (values of `()` take no memory and are all equal)
+            vals.extend(self.vals.first().copied());
+        }
         for r in self.nodes.iter_mut().skip(2) {
-            if r.level == FREE_LEVEL {
+            if r.level == FREE_LEVEL || r.level & KIND == SINGLE {
                 continue;
             }
             let (off, w) = (r.off as usize, r.words());

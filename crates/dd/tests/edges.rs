@@ -1,5 +1,5 @@
-//! The node store's two layouts (full nodes keep only their children, sparse nodes their
-//! indices too): every read of [`saturn_dd::Edges`] is checked against the slice of edges the
+//! The node store's layouts (full nodes keep only their children, sparse nodes their indices
+//! too, MDD nodes of one edge keep it in their record): every read of [`saturn_dd::Edges`] is checked against the slice of edges the
 //! node was made from, before and after collections that compact the pool.
 
 use proptest::prelude::*;

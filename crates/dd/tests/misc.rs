@@ -185,16 +185,17 @@ fn capacity_overflow_is_flagged_not_wrapped() {
     assert!(f.overflowed());
     assert!(c.is_empty());
     let mut g = saturn_dd::Forest::new(1, saturn_dd::Reduction::Quasi);
-    // the cap counts words: an edge of a sparse node takes two, of a full node (0..n) one
+    // the cap counts words: an edge of a sparse node takes two, of a full node (0..n) one, a
+    // node of one edge none (it is held in the node's record)
     g.set_capacity(u32::MAX, 5);
     let x = g.singleton(&[3]);
-    assert!(!g.overflowed() && !x.is_empty());
     let x4 = g.singleton(&[4]);
-    assert!(!g.overflowed() && !x4.is_empty());
-    let x0 = g.singleton(&[0]); // full: one word, the fifth
-    assert!(!g.overflowed() && !x0.is_empty());
-    let y = g.union(x, x4); // four more words: past the cap
-    assert!(g.overflowed() && y.is_empty());
+    let (x0, x1) = (g.singleton(&[0]), g.singleton(&[1]));
+    assert!(!g.overflowed() && !x.is_empty() && !x4.is_empty() && !x0.is_empty());
+    let y = g.union(x, x4); // sparse: four words
+    assert!(!g.overflowed() && g.cardinality(y) == 2u32.into());
+    let z = g.union(x0, x1); // full: two more words, past the cap
+    assert!(g.overflowed() && z.is_empty());
     // a local index whose domain size would not fit in u32
     let mut h = saturn_dd::Forest::new(1, saturn_dd::Reduction::Quasi);
     assert!(h.singleton(&[u32::MAX]).is_empty());
