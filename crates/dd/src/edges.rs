@@ -28,16 +28,6 @@ impl<'a, V: EdgeValue> Edges<'a, V> {
         Edges { idx, child, val }
     }
 
-    /// No edges (a terminal).
-    #[inline(always)]
-    pub fn empty() -> Self {
-        Edges {
-            idx: None,
-            child: &[],
-            val: &[],
-        }
-    }
-
     /// How many edges.
     #[inline(always)]
     pub fn len(&self) -> usize {

@@ -1,5 +1,6 @@
-//! The node store: full and sparse nodes (see [`crate::edges`]), one unique table for every level, registered roots and
-//! mark-and-sweep garbage collection between top-level operations.
+//! The node store: full, sparse and single-edge nodes (see [`crate::edges`]), one unique table
+//! for every level, registered roots and mark-and-sweep garbage collection between top-level
+//! operations.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -124,15 +125,21 @@ const SINGLE: u32 = 2 << 30;
 /// The bits of [`NodeRec::level`] that hold the level.
 const LEVEL: u32 = !KIND;
 
+/// The words a node of `kind` with `n` edges takes in the pool.
+#[inline]
+fn words(kind: u32, n: usize) -> usize {
+    match kind {
+        FULL => n,
+        SPARSE => 2 * n,
+        _ => 0,
+    }
+}
+
 impl NodeRec {
     /// The words the node takes in the pool.
     #[inline]
     fn words(&self) -> usize {
-        match self.level & KIND {
-            FULL => self.len as usize,
-            SPARSE => 2 * self.len as usize,
-            _ => 0,
-        }
+        words(self.level & KIND, self.len as usize)
     }
     /// The node's edges in the pools `data` and `vals`.
     #[inline(always)]
@@ -489,8 +496,9 @@ impl<V: EdgeValue> Forest<V> {
     }
 
     /// Hold at most `max_nodes` node slots (ids below it; at most [`MAX_NODES`]) and
-    /// `max_edges` words of edges (an edge of a full node takes one, of a sparse node two, see
-    /// [`crate::edges`]); reaching either sets [`Forest::overflowed`]. Tests use small caps.
+    /// `max_edges` words of edges (an edge of a full node takes one, of a sparse node two, a
+    /// single-edge MDD node none, see [`crate::edges`]); reaching either sets
+    /// [`Forest::overflowed`]. Tests use small caps.
     pub fn set_capacity(&mut self, max_nodes: u32, max_edges: u32) {
         self.max_nodes = max_nodes.min(MAX_NODES);
         self.max_edges = max_edges;
@@ -630,12 +638,7 @@ impl<V: EdgeValue> Forest<V> {
             return NodeId(id);
         }
         // allocate, within the 32-bit ids and offsets
-        let words = match kind {
-            FULL => edges.len(),
-            SPARSE => 2 * edges.len(),
-            _ => 0,
-        };
-        if self.data.len() + words > self.max_edges as usize
+        if self.data.len() + words(kind, edges.len()) > self.max_edges as usize
             || (self.free.is_empty() && self.nodes.len() >= self.max_nodes as usize)
         {
             self.overflowed = true;

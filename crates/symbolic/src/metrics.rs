@@ -8,6 +8,8 @@
 //! Σ_children T(child) + Σ_{e: Top(e)=k} |paths below n enabling e|. Each enabled event is
 //! counted once, at the node of its Top level, so `T(root)` is the contest's edge count.
 
+use std::rc::Rc;
+
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 use rustc_hash::FxHashMap;
@@ -72,23 +74,45 @@ impl Count for u128 {
         BigUint::from(self)
     }
 }
-impl Count for BigUint {
+/// A count past `u128`, shared rather than copied where it can be: a sum of one term (a node
+/// with one edge, or a class enabled on one edge) is its term, so most nodes of a long, thin
+/// diagram (the philosophers: 60,000 levels, numbers of 20,000 bits at the top) copy no digits.
+/// `None` is zero. The digits are copied when a shared count is added to (`Rc::make_mut`).
+#[derive(Clone)]
+struct Shared(Option<Rc<BigUint>>);
+
+impl Count for Shared {
     fn zero() -> Self {
-        Zero::zero()
+        Shared(None)
     }
     fn one() -> Self {
-        BigUint::from(1u8)
+        Shared(Some(Rc::new(BigUint::from(1u8))))
     }
     fn add_times(&mut self, o: &Self, m: u64) -> bool {
-        if m == 1 {
-            *self += o;
-        } else {
-            *self += o * m;
+        let Some(ov) = &o.0 else {
+            return true;
+        };
+        if m == 0 {
+            return true;
+        }
+        match &mut self.0 {
+            None if m == 1 => self.0 = Some(Rc::clone(ov)),
+            None => self.0 = Some(Rc::new(&**ov * m)),
+            Some(sv) => {
+                let s = Rc::make_mut(sv);
+                if m == 1 {
+                    *s += &**ov;
+                } else {
+                    *s += &**ov * m;
+                }
+            }
         }
         true
     }
     fn into_big(self) -> BigUint {
-        self
+        self.0.map_or_else(Zero::zero, |r| {
+            Rc::try_unwrap(r).unwrap_or_else(|r| (*r).clone())
+        })
     }
 }
 
@@ -246,24 +270,20 @@ fn count_with<C: Count>(
     let mut card_below: Vec<C> = Vec::new();
     let mut trans_below: Vec<C> = Vec::new();
     let mut class_below: Vec<Vec<C>> = Vec::new();
+    // this level's figures, in vectors reused from level to level (the philosophers have
+    // 60,000 levels of a handful of nodes each)
+    let (mut card_here, mut trans_here): (Vec<C>, Vec<C>) = (Vec::new(), Vec::new());
+    let mut class_here: Vec<Vec<C>> = Vec::new();
+    let mut spare: Vec<Vec<C>> = Vec::new();
     let mut visited = 0usize;
     #[allow(clippy::needless_range_loop)] // `l` is a level: it indexes several tables
     for l in 1..=k {
         limits.check()?;
         let classes = sweep.level(l);
-        let width = by_level[l].len();
-        let mut card_here: Vec<C> = Vec::with_capacity(width);
-        let mut trans_here: Vec<C> = Vec::with_capacity(width);
-        let mut class_here: Vec<Vec<C>> = classes
-            .iter()
-            .map(|c| {
-                if c.continues {
-                    Vec::with_capacity(width)
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
+        card_here.clear();
+        trans_here.clear();
+        class_here.clear();
+        class_here.extend(classes.iter().map(|_| spare.pop().unwrap_or_default()));
         for &n in &by_level[l] {
             visited += 1;
             check_at(visited, limits)?;
@@ -312,9 +332,14 @@ fn count_with<C: Count>(
             card_here.push(card);
             trans_here.push(trans);
         }
-        card_below = card_here;
-        trans_below = trans_here;
-        class_below = class_here;
+        std::mem::swap(&mut card_below, &mut card_here);
+        std::mem::swap(&mut trans_below, &mut trans_here);
+        std::mem::swap(&mut class_below, &mut class_here);
+        // the level below's class vectors are free again
+        spare.extend(class_here.drain(..).map(|mut v| {
+            v.clear();
+            v
+        }));
     }
     let lvl = forest.level(root);
     let (states, mut trans) = if lvl == 0 {
@@ -342,7 +367,9 @@ fn counts(
     if let Some((s, t)) = count_with::<u128>(forest, model, root, layers, limits)? {
         return Ok((s.into_big(), t.into_big()));
     }
-    Ok(count_with::<BigUint>(forest, model, root, layers, limits)?.unwrap_or_default())
+    Ok(count_with::<Shared>(forest, model, root, layers, limits)?
+        .map(|(s, t)| (s.into_big(), t.into_big()))
+        .unwrap_or_default())
 }
 
 /// The largest local state index at each level over the set (`result[k-1]` for level `k`).
@@ -425,4 +452,62 @@ pub fn state_space_metrics_within(
 /// A big count as `f64` (for display of magnitudes).
 pub fn approx(n: &BigUint) -> f64 {
     n.to_f64().unwrap_or(f64::INFINITY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::statespace::generate;
+    use crate::Method;
+
+    /// The plain count (a sum copies its first term's digits), the reference for [`Shared`].
+    impl Count for BigUint {
+        fn zero() -> Self {
+            Zero::zero()
+        }
+        fn one() -> Self {
+            BigUint::from(1u8)
+        }
+        fn add_times(&mut self, o: &Self, m: u64) -> bool {
+            *self += o * m;
+            true
+        }
+        fn into_big(self) -> BigUint {
+            self
+        }
+    }
+
+    /// Shared counts equal the plain ones, and the `u128` ones where those fit.
+    #[test]
+    fn shared_counts_equal_plain_ones() {
+        let mut big = 0;
+        for (fam, n) in [
+            ("philosophers", 12),
+            ("philosophers", 100),
+            ("kanban", 30),
+            ("slot", 40),
+            ("fms", 10),
+        ] {
+            let net = saturn_model::families::generate(fam, n).unwrap();
+            let order = saturn_model::order::by_name(&net, "file-rev").unwrap();
+            let model = net.to_model(&order).unwrap();
+            let ss = generate(&model, Method::Saturation, Limits::none(), None).unwrap();
+            let (f, root, none) = (&ss.dd.sets, ss.states, Limits::none());
+            let layers = Layers::new(f, root);
+            let plain = count_with::<BigUint>(f, &model, root, &layers, &none).unwrap();
+            let plain = plain.expect("no overflow");
+            let shared = count_with::<Shared>(f, &model, root, &layers, &none).unwrap();
+            let shared = shared.expect("no overflow");
+            assert_eq!(
+                (shared.0.into_big(), shared.1.into_big()),
+                plain,
+                "{fam} {n}"
+            );
+            match count_with::<u128>(f, &model, root, &layers, &none).unwrap() {
+                Some((s, t)) => assert_eq!((s.into_big(), t.into_big()), plain, "{fam} {n}"),
+                None => big += 1,
+            }
+        }
+        assert!(big >= 2, "some counts pass u128");
+    }
 }
