@@ -234,15 +234,6 @@ impl<'a, V: EdgeValue> IntoIterator for Edges<'a, V> {
     }
 }
 
-impl<'a, V: EdgeValue> IntoIterator for &Edges<'a, V> {
-    type Item = Edge<V>;
-    type IntoIter = Iter<'a, V>;
-    #[inline(always)]
-    fn into_iter(self) -> Iter<'a, V> {
-        self.iter()
-    }
-}
-
 /// Is `es` (sorted, distinct indices) a full node, indices `0..n`?
 #[inline]
 pub(crate) fn is_full<V>(es: &[Edge<V>]) -> bool {

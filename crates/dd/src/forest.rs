@@ -346,7 +346,6 @@ impl Forest {
 impl<V: EdgeValue> Forest<V> {
     /// A forest with `num_levels` levels, the given reduction rule and edges carrying `V`.
     pub fn with_values(num_levels: usize, reduction: Reduction) -> Forest<V> {
-        assert!(num_levels < 1 << 30, "a forest has fewer than 2^30 levels");
         let terminals = [
             NodeRec {
                 level: 0,
@@ -431,10 +430,10 @@ impl<V: EdgeValue> Forest<V> {
         es.search(i).map_or(NodeId::EMPTY, |k| es.child(k))
     }
 
-    /// Did the forest run out of 32-bit node ids, edge offsets or domain sizes? From then on
-    /// a node that cannot be made is EMPTY, so every result computed in this forest since is
-    /// wrong: an engine that sees the flag stops with an error (never an answer), and the
-    /// forest stays unusable.
+    /// Did the forest run out of 32-bit node ids, edge offsets or domain sizes (or make a node
+    /// at level 2^30 or above)? From then on a node that cannot be made is EMPTY, so every
+    /// result computed in this forest since is wrong: an engine that sees the flag stops with
+    /// an error (never an answer), and the forest stays unusable.
     pub fn overflowed(&self) -> bool {
         self.overflowed
     }
@@ -620,6 +619,11 @@ impl<V: EdgeValue> Forest<V> {
             }
         }
         let lvl = level as u32;
+        if lvl & KIND != 0 {
+            // the level's top two bits tell how a node is stored: 2^30 levels are too many
+            self.overflowed = true;
+            return NodeId::EMPTY;
+        }
         let hash = hash_edges(lvl, edges);
         let kind = if edges.len() == 1 && !V::VALUED {
             SINGLE
