@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 /// The engines' progress callback.
-pub type Progress = Box<dyn FnMut(&str)>;
+pub type Progress = Box<dyn FnMut(&str) + Send>;
 
 /// The engine's message with the total number of levels: "level 9, ..." becomes "level 9 of
 /// 1200, ...".

@@ -14,13 +14,19 @@
 //!   small but whose diagrams are large under every order of the portfolio. It starts late so
 //!   that the many runs saturation finishes at once pay nothing for it.
 //!
+//! The generation is an order portfolio on one core while racers run; once none is left (the
+//! explicit search gave up on its memory budget, the witness search on its own), a second
+//! worker joins the portfolio on the free core
+//! ([`saturn_symbolic::statespace::generate_portfolio_helped`]); with no racers at all, after
+//! [`EXPLICIT_DELAY`].
+//!
 //! A witness cancels the generation and the explicit search and is the answer (`+inf`); an
 //! explicit count cancels the generation and the search; a finished generation cancels both.
 //! When generation stops because a token count is too large to store, the others are given the
 //! rest of the run's limits; without an answer from them the run ends as out of memory, never
 //! as a claim of unboundedness. Every witness is replayed on the net before it is reported.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::args::{ExplicitArg, OrderArg};
@@ -28,7 +34,7 @@ pub use crate::witness::WitnessText;
 use saturn_explicit::Counts;
 use saturn_model::bounded::{self, Boundedness, StructuralBounds};
 use saturn_model::{Model, PetriNet};
-use saturn_symbolic::statespace::{generate_portfolio, StateSpace};
+use saturn_symbolic::statespace::{generate_portfolio_helped, StateSpace};
 use saturn_symbolic::{Interrupted, Limits, Method, Relations};
 
 /// How a raced run ends.
@@ -178,6 +184,15 @@ impl<'n> Racers<'n> {
     }
 }
 
+/// Counts a racer thread out of `running` when it ends (returns or panics).
+struct Ended<'a>(&'a AtomicUsize);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
 fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
     match explicit {
@@ -201,12 +216,21 @@ pub fn generate_raced(
     if let (true, Some(x)) = (racers.explicit_only, &racers.explicit) {
         return x.count(&limits, progress).map(Outcome::Counted);
     }
+    let start = Instant::now();
     if racers.witness.is_none() && racers.explicit.is_none() {
-        return generate_portfolio(models, method, relations, limits, progress).map(|(won, ss)| {
-            Outcome::Generated {
-                won,
-                ss: Box::new(ss),
-            }
+        // the second core helps once the run has taken as long as a racer would wait
+        let helper = || start.elapsed() >= EXPLICIT_DELAY;
+        return generate_portfolio_helped(
+            models,
+            method,
+            relations,
+            limits,
+            progress,
+            Some(&helper),
+        )
+        .map(|(won, ss)| Outcome::Generated {
+            won,
+            ss: Box::new(ss),
         });
     }
     // One flag per run, shared with the engine's limits (which need a `'static` reference).
@@ -220,10 +244,15 @@ pub fn generate_raced(
         cancel: Some(cancel_generation),
         ..limits
     };
-    let start = Instant::now();
+    // racers still running: the portfolio takes the second core once there are none
+    let running = AtomicUsize::new(
+        usize::from(racers.witness.is_some()) + usize::from(racers.explicit.is_some()),
+    );
+    let helper = || running.load(Ordering::Relaxed) == 0;
     std::thread::scope(|scope| {
         let searcher = racers.witness.as_ref().map(|(net, quick)| {
             scope.spawn(|| {
+                let _end = Ended(&running);
                 let stop = || stop_search.load(Ordering::Relaxed) || limits.check().is_err();
                 let verdict =
                     bounded::decide_boundedness_from(net, Some(quick.clone()), &race_limits, &stop);
@@ -241,6 +270,7 @@ pub fn generate_raced(
         });
         let counter = racers.explicit.as_ref().map(|x| {
             scope.spawn(|| {
+                let _end = Ended(&running);
                 // wait, unless the generation ends first (it unparks this thread)
                 while !stop_explicit.load(Ordering::Relaxed) {
                     match EXPLICIT_DELAY.checked_sub(start.elapsed()) {
@@ -271,7 +301,14 @@ pub fn generate_raced(
                 c.thread().unpark();
             }
         };
-        let e = match generate_portfolio(models, method, relations, gen_limits, progress) {
+        let e = match generate_portfolio_helped(
+            models,
+            method,
+            relations,
+            gen_limits,
+            progress,
+            Some(&helper),
+        ) {
             Ok((won, ss)) => {
                 stop_all();
                 // what the others found in the meantime is moot (a witness replays and a

@@ -120,6 +120,7 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
         .map(|l| net.place_index(&l.name).unwrap_or(0))
         .collect();
     let atoms = Atoms::for_petri(&model, &order_places);
+    let progress = progress.map(|p| p as Box<dyn FnMut(&str)>);
     let found = if fair {
         let st = Streett {
             atoms: &atoms,

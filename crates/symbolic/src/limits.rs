@@ -5,7 +5,7 @@ use std::time::Instant;
 
 /// A progress callback: engines never print, they send one-line messages here (the CLI
 /// decides what to show).
-pub type Progress = Box<dyn FnMut(&str)>;
+pub type Progress = Box<dyn FnMut(&str) + Send>;
 
 /// Why a computation stopped before finishing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -38,6 +38,9 @@ pub struct Limits {
     /// Stop with [`Interrupted::Cancelled`] once this flag is raised (for a race between two
     /// procedures, e.g. generation against a search for an unboundedness witness).
     pub cancel: Option<&'static AtomicBool>,
+    /// A second flag like `cancel` (the workers of a portfolio stop each other with it, while
+    /// `cancel` stays the race's).
+    pub cancel_also: Option<&'static AtomicBool>,
 }
 
 impl Limits {
@@ -47,7 +50,8 @@ impl Limits {
 
     /// `Err` when a limit is exceeded now.
     pub fn check(&self) -> Result<(), Interrupted> {
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        let raised = |c: Option<&AtomicBool>| c.is_some_and(|c| c.load(Ordering::Relaxed));
+        if raised(self.cancel) || raised(self.cancel_also) {
             return Err(Interrupted::Cancelled);
         }
         if let Some(d) = self.deadline {

@@ -1,5 +1,7 @@
 //! One call from a model to its reachable state space and StateSpace figures.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use saturn_dd::{Dd, NodeId, Pin};
@@ -91,7 +93,24 @@ pub fn generate_portfolio(
     method: Method,
     relations: Relations,
     limits: Limits,
-    mut progress: Option<Progress>,
+    progress: Option<Progress>,
+) -> Result<(usize, StateSpace), Interrupted> {
+    generate_portfolio_helped(models, method, relations, limits, progress, None)
+}
+
+/// [`generate_portfolio`] on two cores: once `helper` says a second core is free (it is asked
+/// every [`HELPER_POLL`]), a second worker joins on a thread of its own. Both take, each in
+/// turn, the candidate with the smallest next budget that the other is not running (the
+/// calling thread alone does the rounds of [`generate_portfolio`] in the same order), so
+/// together they go through the rounds twice as fast; a suspended attempt may be resumed by
+/// either. The first to finish, or to stop on a limit, cancels the other.
+pub fn generate_portfolio_helped(
+    models: &[Model],
+    method: Method,
+    relations: Relations,
+    limits: Limits,
+    progress: Option<Progress>,
+    helper: Option<&(dyn Fn() -> bool + Sync)>,
 ) -> Result<(usize, StateSpace), Interrupted> {
     let modes: &[Relations] = match relations {
         Relations::Auto => &[Relations::Implicit, Relations::Mdd],
@@ -104,42 +123,166 @@ pub fn generate_portfolio(
     if let [(i, r)] = candidates[..] {
         return generate_with(&models[i], method, r, limits, progress).map(|s| (i, s));
     }
-    let mut suspended: Vec<Option<Attempt>> = candidates.iter().map(|_| None).collect();
-    let mut budget: u64 = 1 << 16;
-    let start = Instant::now();
-    loop {
-        for (c, &(i, rel)) in candidates.iter().enumerate() {
-            let before = start.elapsed().as_secs_f64();
-            if let Some(p) = progress.as_mut() {
-                let how = if suspended[c].is_some() {
-                    "resumed"
-                } else {
-                    "started"
-                };
-                p(&format!(
-                    "order candidate {i} ({} events) {how}, budget {budget} steps",
-                    rel.name()
-                ));
+    let board = Mutex::new(Board {
+        slots: candidates
+            .iter()
+            .map(|_| Slot {
+                attempt: None,
+                budget: 1 << 16,
+                busy: false,
+            })
+            .collect(),
+        outcome: None,
+    });
+    let portfolio = Portfolio {
+        models,
+        candidates: &candidates,
+        method,
+        board: &board,
+        start: Instant::now(),
+        progress: Mutex::new(progress),
+    };
+    let Some(helper) = helper else {
+        portfolio.work(limits, 0);
+        return portfolio.outcome();
+    };
+    // the workers stop each other with this flag (the engine's limits want it `'static`: one
+    // flag a run, as the race's)
+    let done: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let limits = Limits {
+        cancel_also: Some(done),
+        ..limits
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if helper() {
+                    portfolio.work(limits, 1);
+                    return;
+                }
+                std::thread::sleep(HELPER_POLL);
             }
-            let attempt = suspended[c].take();
-            match run_attempt(&models[i], method, rel, limits, None, budget, attempt) {
+        });
+        portfolio.work(limits, 0);
+        done.store(true, Ordering::Relaxed);
+    });
+    portfolio.outcome()
+}
+
+/// How often the first worker of [`generate_portfolio_helped`] asks whether a second may join.
+pub const HELPER_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The candidates of a portfolio, shared by its workers.
+struct Portfolio<'a> {
+    models: &'a [Model],
+    candidates: &'a [(usize, Relations)],
+    method: Method,
+    board: &'a Mutex<Board>,
+    start: Instant,
+    progress: Mutex<Option<Progress>>,
+}
+
+/// Where the candidates stand: each one's suspended attempt and next budget, and the answer.
+struct Board {
+    slots: Vec<Slot>,
+    /// The first state space generated, or the first stop other than a worker's cancel.
+    outcome: Option<Result<(usize, StateSpace), Interrupted>>,
+}
+
+struct Slot {
+    attempt: Option<Attempt>,
+    budget: u64,
+    /// A worker is running this candidate.
+    busy: bool,
+}
+
+impl Portfolio<'_> {
+    fn board(&self) -> std::sync::MutexGuard<'_, Board> {
+        // a worker that panicked left the board as it was between two attempts
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Run candidates until the portfolio has its outcome: each time the one with the smallest
+    /// next budget (the earlier on a tie) that no other worker is running.
+    fn work(&self, limits: Limits, worker: usize) {
+        loop {
+            let (c, budget, attempt) = {
+                let mut b = self.board();
+                if b.outcome.is_some() {
+                    return;
+                }
+                let free = (0..b.slots.len()).filter(|&c| !b.slots[c].busy);
+                let Some(c) = free.min_by_key(|&c| (b.slots[c].budget, c)) else {
+                    return;
+                };
+                let slot = &mut b.slots[c];
+                slot.busy = true;
+                (c, slot.budget, slot.attempt.take())
+            };
+            let (i, rel) = self.candidates[c];
+            let before = self.start.elapsed().as_secs_f64();
+            let how = if attempt.is_some() {
+                "resumed"
+            } else {
+                "started"
+            };
+            let on = if worker > 0 {
+                " on the second core"
+            } else {
+                ""
+            };
+            self.report(&format!(
+                "order candidate {i} ({} events) {how}{on}, budget {budget} steps",
+                rel.name()
+            ));
+            let run = run_attempt(
+                &self.models[i],
+                self.method,
+                rel,
+                limits,
+                None,
+                budget,
+                attempt,
+            );
+            let mut b = self.board();
+            b.slots[c].busy = false;
+            match run {
                 Ok(Ok(mut ss)) => {
                     // the failed attempts before this one were generation time too
                     ss.generation_seconds += before;
-                    return Ok((i, ss));
+                    b.outcome.get_or_insert(Ok((i, ss)));
+                    return;
                 }
                 Ok(Err(a)) => {
+                    b.slots[c].budget = budget.saturating_mul(4);
                     if keep_suspended(&limits) {
-                        suspended[c] = Some(a);
+                        b.slots[c].attempt = Some(a);
                     } else {
                         drop(a);
-                        suspended.iter_mut().for_each(|s| *s = None);
+                        b.slots.iter_mut().for_each(|s| s.attempt = None);
                     }
                 }
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // a cancel by the other worker comes after its outcome: this one is moot
+                    b.outcome.get_or_insert(Err(e));
+                    return;
+                }
             }
         }
-        budget = budget.saturating_mul(4);
+    }
+
+    fn report(&self, msg: &str) {
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = p.as_mut() {
+            p(msg)
+        }
+    }
+
+    fn outcome(&self) -> Result<(usize, StateSpace), Interrupted> {
+        self.board()
+            .outcome
+            .take()
+            .unwrap_or(Err(Interrupted::Cancelled))
     }
 }
 

@@ -6,7 +6,12 @@ use saturn_dd::Dd;
 use saturn_model::order::{by_name, ORDER_NAMES};
 use saturn_model::{families, Model, PetriNet};
 use saturn_reference::explore_petri;
-use saturn_symbolic::statespace::{generate, generate_portfolio, generate_with};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use saturn_symbolic::statespace::{
+    generate, generate_portfolio, generate_portfolio_helped, generate_with,
+};
 use saturn_symbolic::{Direction, Interrupted, Limits, Method, Reach, Relations};
 
 fn models(net: &PetriNet) -> Vec<Model> {
@@ -14,6 +19,11 @@ fn models(net: &PetriNet) -> Vec<Model> {
         .iter()
         .map(|o| net.to_model(&by_name(net, o).unwrap()).unwrap())
         .collect()
+}
+
+/// The state space of `m` generated alone, its events applied as `rel` says.
+fn plain_run(m: &Model, rel: Relations) -> saturn_symbolic::statespace::StateSpace {
+    generate_with(m, Method::Saturation, rel, Limits::none(), None).unwrap()
 }
 
 #[test]
@@ -30,14 +40,7 @@ fn portfolio_agrees_with_plain_runs_and_the_reference() {
                 Relations::Auto => assert_ne!(ss.relations, Relations::Auto),
                 r => assert_eq!(ss.relations, r),
             }
-            let plain = generate_with(
-                &ms[won],
-                Method::Saturation,
-                ss.relations,
-                Limits::none(),
-                None,
-            )
-            .unwrap();
+            let plain = plain_run(&ms[won], ss.relations);
             assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
             assert_eq!(
                 ss.metrics.states,
@@ -67,6 +70,81 @@ fn portfolio_with_suspended_attempts_agrees_with_plain_runs() {
             assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
         }
     }
+}
+
+/// Two workers share the rounds: the second takes candidates (and resumes attempts the first
+/// suspended), and the figures are those of a plain run of the winner's model, for every
+/// winner; a limit stops both.
+#[test]
+fn two_workers_agree_with_plain_runs() {
+    let always = || true;
+    for (fam, n) in [("kanban", 3), ("philosophers", 300), ("slot", 10)] {
+        let net = families::generate(fam, n).unwrap();
+        let ms = models(&net);
+        for rel in [Relations::Implicit, Relations::Auto] {
+            let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+            let log = lines.clone();
+            let progress: saturn_symbolic::Progress =
+                Box::new(move |m: &str| log.lock().unwrap().push(m.to_string()));
+            let (won, ss) = generate_portfolio_helped(
+                &ms,
+                Method::Saturation,
+                rel,
+                Limits::none(),
+                Some(progress),
+                Some(&always),
+            )
+            .unwrap();
+            let plain = plain_run(&ms[won], ss.relations);
+            assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
+            let (single_won, single) =
+                generate_portfolio(&ms, Method::Saturation, rel, Limits::none(), None).unwrap();
+            // the winners may differ (and with them the node count): the figures may not
+            let figures = |m: &saturn_symbolic::metrics::StateSpaceMetrics| {
+                (
+                    m.states.clone(),
+                    m.transitions.clone(),
+                    m.max_local,
+                    m.max_sum,
+                )
+            };
+            assert_eq!(
+                figures(&ss.metrics),
+                figures(&single.metrics),
+                "{fam}:{n} {rel:?} ({won}, {single_won})"
+            );
+            let lines = lines.lock().unwrap();
+            if n >= 10 {
+                // several rounds: the second worker took candidates
+                assert!(
+                    lines.iter().any(|l| l.contains("second core")),
+                    "{fam}:{n} {rel:?}: {lines:?}"
+                );
+            }
+        }
+    }
+    // a deadline stops both workers, soon after it passes
+    let net = families::generate("kanban", 200).unwrap();
+    let ms = models(&net);
+    let t0 = Instant::now();
+    let limits = Limits {
+        deadline: Some(t0 + Duration::from_millis(300)),
+        ..Limits::none()
+    };
+    let r = generate_portfolio_helped(
+        &ms,
+        Method::Saturation,
+        Relations::Auto,
+        limits,
+        None,
+        Some(&always),
+    );
+    assert!(
+        matches!(r, Err(Interrupted::Timeout)),
+        "{:?}",
+        r.map(|(w, _)| w)
+    );
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
 }
 
 #[test]

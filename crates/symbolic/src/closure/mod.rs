@@ -154,7 +154,11 @@ impl<'a> Closure<'a> {
         // the relation algebra polls the limits too: its operations on a large closure (the
         // restriction of the relation, the transpose, the diagonal) run long and allocate
         let limits = self.limits;
-        if limits.deadline.is_some() || limits.max_memory.is_some() || limits.cancel.is_some() {
+        if limits.deadline.is_some()
+            || limits.max_memory.is_some()
+            || limits.cancel.is_some()
+            || limits.cancel_also.is_some()
+        {
             c.alg
                 .set_poll(Some(Box::new(move || limits.check().is_err())));
         }
