@@ -141,6 +141,7 @@ pub fn generate_portfolio_helped(
         board: &board,
         start: Instant::now(),
         progress: Mutex::new(progress),
+        done: None,
     };
     let Some(helper) = helper else {
         portfolio.work(limits, 0);
@@ -149,6 +150,10 @@ pub fn generate_portfolio_helped(
     // the workers stop each other with this flag (the engine's limits want it `'static`: one
     // flag a run, as the race's)
     let done: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let portfolio = Portfolio {
+        done: Some(done),
+        ..portfolio
+    };
     let limits = Limits {
         cancel_also: Some(done),
         ..limits
@@ -180,6 +185,8 @@ struct Portfolio<'a> {
     board: &'a Mutex<Board>,
     start: Instant,
     progress: Mutex<Option<Progress>>,
+    /// Raised with the outcome: the other worker's attempt stops (it polls it in its limits).
+    done: Option<&'static AtomicBool>,
 }
 
 /// Where the candidates stand: each one's suspended attempt and next budget, and the answer.
@@ -251,6 +258,7 @@ impl Portfolio<'_> {
                     // the failed attempts before this one were generation time too
                     ss.generation_seconds += before;
                     b.outcome.get_or_insert(Ok((i, ss)));
+                    self.raise();
                     return;
                 }
                 Ok(Err(a)) => {
@@ -265,9 +273,16 @@ impl Portfolio<'_> {
                 Err(e) => {
                     // a cancel by the other worker comes after its outcome: this one is moot
                     b.outcome.get_or_insert(Err(e));
+                    self.raise();
                     return;
                 }
             }
+        }
+    }
+
+    fn raise(&self) {
+        if let Some(d) = self.done {
+            d.store(true, Ordering::Relaxed);
         }
     }
 
