@@ -159,17 +159,19 @@ pub fn generate_portfolio_helped(
         ..limits
     };
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let second = scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 if helper() {
                     portfolio.work(limits, 1);
                     return;
                 }
-                std::thread::sleep(HELPER_POLL);
+                // woken early when the first worker is done
+                std::thread::park_timeout(HELPER_POLL);
             }
         });
         portfolio.work(limits, 0);
         done.store(true, Ordering::Relaxed);
+        second.thread().unpark();
     });
     portfolio.outcome()
 }
