@@ -51,7 +51,8 @@ pub enum OrderArg {
     /// Span minimisation by local search from FORCE or Sloan.
     SpanSearch,
     /// The two orders of lowest predicted cost (transition and P-semiflow spans), then sloan,
-    /// force and file-rev, by iterative deepening (the first to finish).
+    /// force and file-rev, by iterative deepening (the first to finish; on two cores once the
+    /// racers beside it are done).
     Auto,
 }
 
