@@ -123,36 +123,32 @@ pub fn generate_portfolio_helped(
     if let [(i, r)] = candidates[..] {
         return generate_with(&models[i], method, r, limits, progress).map(|s| (i, s));
     }
-    let board = Mutex::new(Board {
-        slots: candidates
-            .iter()
-            .map(|_| Slot {
-                attempt: None,
-                budget: 1 << 16,
-                busy: false,
-            })
-            .collect(),
-        outcome: None,
-    });
+    // the workers stop each other with this flag (the engine's limits want it `'static`: one
+    // flag a run, as the race's)
+    let done: Option<&'static AtomicBool> =
+        helper.map(|_| &*Box::leak(Box::new(AtomicBool::new(false))));
     let portfolio = Portfolio {
         models,
         candidates: &candidates,
         method,
-        board: &board,
+        board: Mutex::new(Board {
+            slots: candidates
+                .iter()
+                .map(|_| Slot {
+                    attempt: None,
+                    budget: 1 << 16,
+                    busy: false,
+                })
+                .collect(),
+            outcome: None,
+        }),
         start: Instant::now(),
         progress: Mutex::new(progress),
-        done: None,
+        done,
     };
-    let Some(helper) = helper else {
+    let (Some(helper), Some(done)) = (helper, done) else {
         portfolio.work(limits, 0);
         return portfolio.outcome();
-    };
-    // the workers stop each other with this flag (the engine's limits want it `'static`: one
-    // flag a run, as the race's)
-    let done: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let portfolio = Portfolio {
-        done: Some(done),
-        ..portfolio
     };
     let limits = Limits {
         cancel_also: Some(done),
@@ -176,7 +172,8 @@ pub fn generate_portfolio_helped(
     portfolio.outcome()
 }
 
-/// How often the first worker of [`generate_portfolio_helped`] asks whether a second may join.
+/// How often the waiting second worker of [`generate_portfolio_helped`] asks its helper
+/// whether it may join (it is woken at once when the run ends).
 pub const HELPER_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// The candidates of a portfolio, shared by its workers.
@@ -184,7 +181,7 @@ struct Portfolio<'a> {
     models: &'a [Model],
     candidates: &'a [(usize, Relations)],
     method: Method,
-    board: &'a Mutex<Board>,
+    board: Mutex<Board>,
     start: Instant,
     progress: Mutex<Option<Progress>>,
     /// Raised with the outcome: the other worker's attempt stops (it polls it in its limits).
@@ -194,7 +191,8 @@ struct Portfolio<'a> {
 /// Where the candidates stand: each one's suspended attempt and next budget, and the answer.
 struct Board {
     slots: Vec<Slot>,
-    /// The first state space generated, or the first stop other than a worker's cancel.
+    /// The first state space generated, or the first stop (a worker cancelled by the other
+    /// comes after the other's outcome, so its stop is never the one kept).
     outcome: Option<Result<(usize, StateSpace), Interrupted>>,
 }
 
