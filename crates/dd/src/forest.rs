@@ -272,6 +272,8 @@ pub struct Forest<V: EdgeValue = ()> {
     /// called next (see [`Forest::set_poll`]).
     op_steps: u64,
     next_poll: u64,
+    /// Steps between two calls of `poll` ([`POLL_EVERY`] unless set).
+    poll_every: u64,
     poll: Option<Poll>,
     /// `poll` asked the set operations to stop (see [`Forest::stopped`]).
     stopped: bool,
@@ -384,6 +386,7 @@ impl<V: EdgeValue> Forest<V> {
             gc_threshold: 1 << 20,
             op_steps: 0,
             next_poll: POLL_EVERY,
+            poll_every: POLL_EVERY,
             poll: None,
             stopped: false,
         }
@@ -446,7 +449,14 @@ impl<V: EdgeValue> Forest<V> {
     /// [`Forest::clear_stop`].
     pub fn set_poll(&mut self, poll: Option<Poll>) {
         self.poll = poll;
-        self.next_poll = self.op_steps + POLL_EVERY;
+        self.next_poll = self.op_steps + self.poll_every;
+    }
+
+    /// Call the [`Poll`] every `steps` steps (at least 1) instead of every [`POLL_EVERY`]: a
+    /// finer check costs more, but tests use it to stop operations that would otherwise end
+    /// before the first poll. Takes effect at the next [`Forest::set_poll`].
+    pub fn set_poll_every(&mut self, steps: u64) {
+        self.poll_every = steps.max(1);
     }
 
     /// Did the [`Poll`] stop the set operations (see [`Forest::set_poll`])?
@@ -479,6 +489,13 @@ impl<V: EdgeValue> Forest<V> {
         self.op_steps >= self.next_poll && self.poll_now()
     }
 
+    /// Count `n` more steps of work in the step that is running (a wide node is many steps);
+    /// the poll comes at the next [`Forest::op_step_stops`].
+    #[inline]
+    pub(crate) fn count_op_work(&mut self, n: usize) {
+        self.op_steps += n as u64;
+    }
+
     #[cold]
     fn poll_now(&mut self) -> bool {
         if !self.stopped {
@@ -487,7 +504,7 @@ impl<V: EdgeValue> Forest<V> {
                 self.stopped = p(steps);
             }
             if !self.stopped {
-                self.next_poll = steps + POLL_EVERY;
+                self.next_poll = steps + self.poll_every;
             }
         }
         // stopped: `next_poll` stays behind, so every later step comes here and stops

@@ -162,6 +162,8 @@ impl Forest {
                 }
             }
         }
+        // a step's work is its node's size (a wide or identity-skipping node is many steps)
+        self.count_op_work(out.len());
         let r = self.make_node(level, &out);
         self.put_scratch(level, out);
         match op {
@@ -213,6 +215,7 @@ impl Forest {
                 }
             }
         }
+        self.count_op_work(out.len() + 1);
         let r = self.make_node(plevel, &out);
         self.put_scratch(plevel, out);
         r

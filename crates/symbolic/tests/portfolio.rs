@@ -186,3 +186,46 @@ fn suspended_engine_resumes_to_the_right_answer() {
         }
     }
 }
+
+/// A budget may run out while the union `N_k` of a level's relations is being rebuilt (its
+/// steps count against the budget): the resumed engine must rebuild it, not keep the union
+/// from before the new local states (it once did, and PhaseVariation-PT-D02CS100 answered 495
+/// states instead of 18,989,219,241). Kanban's places hold many tokens, so the relations and
+/// their unions are rebuilt again and again as local states appear; the budget grows slowly,
+/// so it runs out everywhere, unions included (polled at every step).
+#[test]
+fn budget_stops_inside_relation_unions_resume_to_the_right_answer() {
+    let net = families::generate("kanban", 6).unwrap();
+    for m in &models(&net) {
+        let plain = plain_run(m, Relations::Mdd);
+        let mut dd = Dd::new(m.num_levels());
+        // the unions are small here: polled at every step, they can be stopped at all
+        dd.rels.set_poll_every(1);
+        let mut suspended = None;
+        let mut budget = 16u64;
+        let mut stops = 0;
+        let states = loop {
+            let mut reach = match suspended.take() {
+                Some(s) => Reach::resume(&mut dd, s),
+                None => {
+                    let mut r = Reach::new(&mut dd, m, Direction::Forward, None);
+                    r.set_relations(Relations::Mdd);
+                    r
+                }
+            };
+            reach.set_step_budget(budget);
+            let init = reach.state_set(&m.initial);
+            match reach.explore(init, Method::Saturation) {
+                Ok(s) => break reach.dd().sets.cardinality(s),
+                Err(Interrupted::Budget) => {
+                    stops += 1;
+                    suspended = Some(reach.suspend());
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+            budget += budget / 8 + 1;
+        };
+        assert_eq!(states, plain.metrics.states, "after {stops} stops");
+        assert!(stops > 10, "the budget stopped the run only {stops} times");
+    }
+}

@@ -279,6 +279,12 @@ impl Kernel<'_> {
                     .collect()
             });
             let Some(u) = self.union_within_limits(&rels) else {
+                // stopped: the relations were rebuilt but not their union, so the union from
+                // before is stale; dropped, it is rebuilt on the next call (a resumed engine
+                // would otherwise fire it, missing the new local states)
+                if let Some(rm) = self.e.rels.as_mut() {
+                    rm.top[k] = None;
+                }
                 return NodeId::EMPTY;
             };
             if let Some(rm) = self.e.rels.as_mut() {
@@ -306,13 +312,14 @@ impl Kernel<'_> {
     fn union_within_limits(&mut self, rels: &[NodeId]) -> Option<NodeId> {
         let limits = self.e.limits;
         let start = self.dd.rels.op_steps();
-        let left = self.e.step_budget.saturating_sub(self.e.work);
+        let left = self.e.step_budget.saturating_sub(self.spent());
         self.dd.rels.set_poll(Some(Box::new(move |steps: u64| {
             steps - start > left || limits.check().is_err()
         })));
         let u = self.dd.rels.union_all(rels);
         self.dd.rels.set_poll(None);
         self.e.work += self.dd.rels.op_steps() - start;
+        self.e.union_work += self.dd.rels.op_steps() - start;
         if self.dd.rels.stopped() {
             self.dd.rels.clear_stop();
             let why = self.e.limits.check().err().unwrap_or(Interrupted::Budget);

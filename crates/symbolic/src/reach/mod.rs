@@ -216,6 +216,8 @@ struct Engine {
     steps: u64,
     /// Work done: edges visited by the recursions (what the step budget limits).
     work: u64,
+    /// The part of `work` spent building relation unions (`N_k`).
+    union_work: u64,
     step_budget: u64,
     /// `tick` does its periodic work when `steps & tick_mask == 0`.
     tick_mask: u64,
@@ -511,6 +513,28 @@ impl<'d> Reach<'d> {
 pub struct Suspended {
     slot: Option<CacheSlot<EngineCaches>>,
     eng: Engine,
+}
+
+impl Suspended {
+    /// The work done so far (what the step budget counts) and the part of it spent building
+    /// the relation unions `N_k`.
+    pub fn work(&self) -> (u64, u64) {
+        (self.eng.work, self.eng.union_work)
+    }
+
+    /// A suspended engine that did `work` steps, `unions` of them on relation unions (for
+    /// the portfolio's tests).
+    #[cfg(test)]
+    pub(crate) fn with_work(work: u64, unions: u64) -> Suspended {
+        Suspended {
+            slot: None,
+            eng: Engine {
+                work,
+                union_work: unions,
+                ..Engine::default()
+            },
+        }
+    }
 }
 
 impl<'d> Reach<'d> {
