@@ -214,7 +214,8 @@ struct Engine {
     max_index: usize,
     interrupted: Option<Interrupted>,
     steps: u64,
-    /// Work done: edges visited by the recursions (what the step budget limits).
+    /// Work done: edges visited by the recursions (with the context's set-operation steps,
+    /// what the step budget limits).
     work: u64,
     /// The part of `work` spent building relation unions (`N_k`).
     union_work: u64,
@@ -516,8 +517,8 @@ pub struct Suspended {
 }
 
 impl Suspended {
-    /// The work done so far (what the step budget counts) and the part of it spent building
-    /// the relation unions `N_k`.
+    /// The recursions' work so far (the budget also counts the context's set-operation steps)
+    /// and the part of it spent building the relation unions `N_k`.
     pub fn work(&self) -> (u64, u64) {
         (self.eng.work, self.eng.union_work)
     }
