@@ -15,7 +15,8 @@
 //!   that the many runs saturation finishes at once pay nothing for it.
 //!
 //! The generation is an order portfolio on one core while racers run; once none is left (the
-//! explicit search gave up on its memory budget, the witness search on its own), a second
+//! explicit search gave up on its memory budget, or stopped because the generation proved more
+//! states reachable than that budget can hold, the witness search on its own), a second
 //! worker joins the portfolio on the free core
 //! ([`saturn_symbolic::statespace::generate_portfolio_helped`]); with no racers at all, after
 //! [`EXPLICIT_DELAY`].
@@ -26,7 +27,7 @@
 //! rest of the run's limits; without an answer from them the run ends as out of memory, never
 //! as a claim of unboundedness. Every witness is replayed on the net before it is reported.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::args::{ExplicitArg, OrderArg};
@@ -194,6 +195,15 @@ impl Drop for Ended<'_> {
 }
 
 /// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
+/// Has the generation proven more states reachable (`proven`, log10) than an explicit search
+/// can store (`most` markings: [`saturn_explicit::most_markings`])? Then that search would only
+/// give up on its memory later: it stops at once, and its core goes to the portfolio.
+/// (FlexibleBarrier-PT-04b's search held its core for 30 s before giving up on 2 GiB, 31
+/// million of its 791 million markings stored.)
+fn more_than_it_holds(proven: f64, most: u64) -> bool {
+    proven > (most.max(1) as f64).log10()
+}
+
 fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
     match explicit {
         ExplicitArg::Auto => order == OrderArg::Auto,
@@ -227,6 +237,7 @@ pub fn generate_raced(
             limits,
             progress,
             Some(&helper),
+            None,
         )
         .map(|(won, ss)| Outcome::Generated {
             won,
@@ -249,6 +260,9 @@ pub fn generate_raced(
         usize::from(racers.witness.is_some()) + usize::from(racers.explicit.is_some()),
     );
     let helper = || running.load(Ordering::Relaxed) == 0;
+    // the most states the generation has proven reachable (log10, as f64 bits)
+    let proven = AtomicU64::new(0f64.to_bits());
+    let tell = |p: f64| proven.store(p.to_bits(), Ordering::Relaxed);
     std::thread::scope(|scope| {
         let searcher = racers.witness.as_ref().map(|(net, quick)| {
             scope.spawn(|| {
@@ -282,11 +296,15 @@ pub fn generate_raced(
                     cancel: Some(cancel_generation),
                     ..limits
                 };
-                let stopped = || stop_explicit.load(Ordering::Relaxed) || stop.check().is_err();
+                let cfg = Explicit::config(&limits);
+                let most = saturn_explicit::most_markings(x.net, &x.bounds, &cfg);
+                let beyond =
+                    || more_than_it_holds(f64::from_bits(proven.load(Ordering::Relaxed)), most);
+                let stopped =
+                    || stop_explicit.load(Ordering::Relaxed) || stop.check().is_err() || beyond();
                 if stopped() {
                     return None;
                 }
-                let cfg = Explicit::config(&limits);
                 let counts =
                     saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped, &mut |_| {}).ok()?;
                 stop_search.store(true, Ordering::Relaxed);
@@ -308,6 +326,7 @@ pub fn generate_raced(
             gen_limits,
             progress,
             Some(&helper),
+            Some(&tell),
         ) {
             Ok((won, ss)) => {
                 stop_all();
@@ -353,4 +372,21 @@ pub fn generate_raced(
             _ => Err(limits.check().err().unwrap_or(e)),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::more_than_it_holds;
+
+    #[test]
+    fn the_explicit_search_stops_once_more_states_are_proven_than_it_holds() {
+        let most = 134_217_728; // 2 GiB of one-word markings: 10^8.13
+        assert!(!more_than_it_holds(0.0, most));
+        assert!(!more_than_it_holds(8.12, most));
+        assert!(more_than_it_holds(8.13, most));
+        assert!(more_than_it_holds(f64::INFINITY, most));
+        // no room at all counts as room for one
+        assert!(!more_than_it_holds(0.0, 0));
+        assert!(more_than_it_holds(0.5, 0));
+    }
 }

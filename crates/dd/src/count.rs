@@ -100,4 +100,43 @@ impl Forest {
         memo.insert(n, total);
         Some(total)
     }
+
+    /// The number of tuples of [`Forest::cardinality`] as a float (infinite past `f64::MAX`),
+    /// with a memo the caller keeps across roots: sizing many sets of one forest costs one pass
+    /// over the nodes below them all.
+    pub fn cardinality_approx(
+        &self,
+        root: NodeId,
+        memo: &mut hashbrown::HashMap<NodeId, f64>,
+    ) -> f64 {
+        let top = self.tuple_len(root);
+        self.card_f64(root, memo) * self.skip_factor_f64(top, self.level(root))
+    }
+
+    fn skip_factor_f64(&self, from: usize, to: usize) -> f64 {
+        self.skipped_levels(from, to)
+            .map(|k| self.domain(k) as f64)
+            .product()
+    }
+
+    fn card_f64(&self, n: NodeId, memo: &mut hashbrown::HashMap<NodeId, f64>) -> f64 {
+        if n.is_empty() {
+            return 0.0;
+        }
+        if n == NodeId::ONE {
+            return 1.0;
+        }
+        if let Some(&c) = memo.get(&n) {
+            return c;
+        }
+        let lvl = self.level(n);
+        let mut total = 0.0;
+        for i in 0..self.edges(n).len() {
+            let e = self.edges(n).at(i);
+            total +=
+                self.card_f64(e.child, memo) * self.skip_factor_f64(lvl - 1, self.level(e.child));
+        }
+        memo.insert(n, total);
+        total
+    }
 }

@@ -42,6 +42,40 @@ fn ten_to_the_600() {
     assert_eq!(f.count_nodes(&[rest]), 600);
 }
 
+/// The float count follows the exact one past `u128` (10^150; 10^200 - 1 in a fully-reduced
+/// forest, skipped levels counted) and is infinite past `f64::MAX`, never wrapped.
+#[test]
+fn approximate_counts_past_u128_and_past_f64() {
+    let mut memo = hashbrown::HashMap::new();
+    let mut q = Forest::new(600, Reduction::Quasi);
+    let all = full_product(&mut q, 600, 10);
+    let mut n = NodeId::ONE;
+    for k in 1..=150 {
+        n = q.make_node_dense(k, &[n; 10]);
+    }
+    let c = q.cardinality_approx(n, &mut memo);
+    assert!((c / 1e150 - 1.0).abs() < 1e-12, "{c}");
+    assert_eq!(q.cardinality_approx(all, &mut memo), f64::INFINITY);
+    let mut f = Forest::new(400, Reduction::Fully);
+    for k in 1..=400 {
+        f.set_domain(k, 10);
+    }
+    let s = f.singleton(&[3; 400]);
+    let rest = f.minus(NodeId::ONE, s);
+    let mut memo = hashbrown::HashMap::new();
+    assert_eq!(f.cardinality_approx(NodeId::ONE, &mut memo), f64::INFINITY);
+    let c = f.cardinality_approx(rest, &mut memo);
+    assert_eq!(c, f64::INFINITY, "10^400 - 1 overflows");
+    let mut g = Forest::new(200, Reduction::Fully);
+    for k in 1..=200 {
+        g.set_domain(k, 10);
+    }
+    let s = g.singleton(&[3; 200]);
+    let rest = g.minus(NodeId::ONE, s);
+    let c = g.cardinality_approx(rest, &mut hashbrown::HashMap::new());
+    assert!((c / 1e200 - 1.0).abs() < 1e-12, "{c}");
+}
+
 #[test]
 fn deep_relational_product() {
     // 600 variables with domain 10; a local rotation v -> v+1 mod 10 on variable 300

@@ -55,6 +55,8 @@ proptest! {
         let r = rels.relation_from_tuples(&rel);
         let rel_set: BTreeSet<(Vec<u32>, Vec<u32>)> = rel.iter().cloned().collect();
         prop_assert_eq!(rels.cardinality(r).to_string(), rel_set.len().to_string());
+        let mut memo = hashbrown::HashMap::new();
+        prop_assert_eq!(rels.cardinality_approx(r, &mut memo), rel_set.len() as f64);
         for red in [Reduction::Quasi, Reduction::Fully] {
             let mut f = u.set_forest(red);
             let na = build(&mut f, &a, false);
@@ -64,6 +66,11 @@ proptest! {
             prop_assert_eq!(u.build(&mut f, &|t| a.contains(&u.tuple(t))), na);
             prop_assert_eq!(read(&f, na), a.clone());
             prop_assert_eq!(f.cardinality(na).to_string(), a.len().to_string());
+            // one memo across roots, as the portfolio sizes many sets of one forest
+            let mut memo = hashbrown::HashMap::new();
+            for (n, s) in [(na, &a), (nb, &b), (na, &a)] {
+                prop_assert_eq!(f.cardinality_approx(n, &mut memo), s.len() as f64);
+            }
             prop_assert_eq!(f.pick(na), a.iter().min_by_key(|t| u.index(t)).cloned());
             let un = f.union(na, nb);
             let it = f.intersect(na, nb);

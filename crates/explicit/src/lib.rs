@@ -137,6 +137,25 @@ fn compile(net: &PetriNet) -> Compiled {
     }
 }
 
+/// The bits of each place's field at the start of [`explore`] (fields only widen later).
+fn widths(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> Vec<u8> {
+    let m0 = net.initial_marking();
+    (0..net.places.len())
+        .map(|p| {
+            let b = bounds.get(p).copied().flatten();
+            bits(m0[p]).max(b.map_or(cfg.unknown_width, bits))
+        })
+        .collect()
+}
+
+/// The most markings [`explore`] can store within `cfg.max_bytes`: each takes its packed words
+/// and more than a word of the table (kept at most three quarters full), and fields only
+/// widen, so a net with more reachable markings makes it give up, however long it runs.
+pub fn most_markings(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> u64 {
+    let words = Layout::new(widths(net, bounds, cfg)).words as u64;
+    (cfg.max_bytes as u64 / (8 * (words + 1))).min(u64::from(u32::MAX))
+}
+
 /// Explore the reachable markings of `net` breadth first and count the StateSpace figures.
 ///
 /// `bounds[p]` (when `Some`) must be an upper bound on place `p`'s tokens in every reachable
@@ -154,12 +173,7 @@ pub fn explore(
     let np = net.places.len();
     let c = compile(net);
     let m0 = net.initial_marking();
-    let widths: Vec<u8> = (0..np)
-        .map(|p| {
-            let b = bounds.get(p).copied().flatten();
-            bits(m0[p]).max(b.map_or(cfg.unknown_width, bits))
-        })
-        .collect();
+    let widths = widths(net, bounds, cfg);
     let unknown: Vec<bool> = (0..np)
         .map(|p| bounds.get(p).copied().flatten().is_none())
         .collect();

@@ -63,3 +63,47 @@ fn stops_when_asked_and_at_the_budget() {
         Err(GaveUp::Memory { max_bytes: 1 << 16 })
     );
 }
+
+/// What [`most_markings`] promises: a search that answers stored no more markings than it says,
+/// and one with more reachable markings than it says gives up on its memory. The race stops
+/// the search early on this promise once the generation has proven more states reachable.
+#[test]
+fn no_search_stores_more_markings_than_most_markings_says() {
+    use saturn_explicit::most_markings;
+    for (fam, n) in [("kanban", 3), ("philosophers", 8), ("slot", 4)] {
+        let net = saturn_model::families::generate(fam, n).unwrap();
+        let st = structural_bounds(&net, &Limits::default(), &|| false);
+        let all = explore(&net, &st.bounds, &Config::default(), &|| false, &mut |_| {})
+            .unwrap()
+            .states;
+        let (mut gave_up, mut answered) = (0, 0);
+        for shift in 10..=26 {
+            let cfg = Config {
+                max_bytes: 1 << shift,
+                ..Config::default()
+            };
+            let most = most_markings(&net, &st.bounds, &cfg);
+            match explore(&net, &st.bounds, &cfg, &|| false, &mut |_| {}) {
+                Ok(c) => {
+                    assert!(
+                        c.states <= most,
+                        "{fam}:{n} 2^{shift}: {} > {most}",
+                        c.states
+                    );
+                    answered += 1;
+                }
+                Err(e) => {
+                    assert!(matches!(e, GaveUp::Memory { .. }), "{e:?}");
+                    gave_up += 1;
+                }
+            }
+            if all > most {
+                assert!(gave_up > 0 && answered == 0, "{fam}:{n} 2^{shift}");
+            }
+        }
+        assert!(
+            gave_up > 0 && answered > 0,
+            "{fam}:{n}: budgets on one side only"
+        );
+    }
+}

@@ -86,6 +86,8 @@ fn two_workers_agree_with_plain_runs() {
             let log = lines.clone();
             let progress: saturn_symbolic::Progress =
                 Box::new(move |m: &str| log.lock().unwrap().push(m.to_string()));
+            let told = Mutex::new(Vec::<f64>::new());
+            let tell = |p: f64| told.lock().unwrap().push(p);
             let (won, ss) = generate_portfolio_helped(
                 &ms,
                 Method::Saturation,
@@ -93,10 +95,16 @@ fn two_workers_agree_with_plain_runs() {
                 Limits::none(),
                 Some(progress),
                 Some(&always),
+                Some(&tell),
             )
             .unwrap();
             let plain = plain_run(&ms[won], ss.relations);
             assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
+            // the most any attempt has proven, told after each stop: a growing lower bound
+            let told = told.into_inner().unwrap();
+            if n > 3 {
+                proven_is_a_lower_bound(&told, &ss.metrics.states);
+            }
             let (single_won, single) =
                 generate_portfolio(&ms, Method::Saturation, rel, Limits::none(), None).unwrap();
             // the winners may differ (and with them the node count): the figures may not
@@ -138,6 +146,7 @@ fn two_workers_agree_with_plain_runs() {
         limits,
         None,
         Some(&always),
+        None,
     );
     assert!(
         matches!(r, Err(Interrupted::Timeout)),
@@ -149,17 +158,18 @@ fn two_workers_agree_with_plain_runs() {
 
 /// Generate `m`'s state space on `dd` under a step budget that starts at 16 and grows by
 /// `grow`, the engine suspended at each stop and resumed (after a collection when `collect`):
-/// the number of states and of stops.
+/// the number of states and, for each stop, the states the engine had proven reachable
+/// ([`Suspended::proven`](saturn_symbolic::reach::Suspended)).
 fn run_in_budgets(
     dd: &mut Dd,
     m: &Model,
     rel: Relations,
     grow: impl Fn(u64) -> u64,
     collect: bool,
-) -> (num_bigint::BigUint, usize) {
+) -> (num_bigint::BigUint, Vec<f64>) {
     let mut suspended = None;
     let mut budget = 16u64;
-    let mut stops = 0;
+    let mut stops = Vec::new();
     loop {
         let mut reach = match suspended.take() {
             Some(s) => Reach::resume(dd, s),
@@ -174,8 +184,9 @@ fn run_in_budgets(
         match reach.explore(init, Method::Saturation) {
             Ok(s) => return (reach.dd().sets.cardinality(s), stops),
             Err(Interrupted::Budget) => {
-                stops += 1;
-                suspended = Some(reach.suspend());
+                let s = reach.suspend();
+                stops.push(s.proven());
+                suspended = Some(s);
                 if collect {
                     // a collection while the engine is put aside: its caches are purged
                     dd.collect();
@@ -187,6 +198,21 @@ fn run_in_budgets(
     }
 }
 
+/// What a suspended attempt says it has proven reachable never exceeds the state count, grows
+/// with the work (a stop proves at least what the one before did), and is more than the initial
+/// state by the last stop.
+fn proven_is_a_lower_bound(stops: &[f64], states: &num_bigint::BigUint) {
+    let all = states.to_string().parse::<f64>().unwrap().log10();
+    for (k, p) in stops.iter().enumerate() {
+        assert!(
+            *p <= all + 1e-9,
+            "stop {k}: 10^{p} states proven, 10^{all} reachable"
+        );
+    }
+    assert!(stops.windows(2).all(|w| w[0] <= w[1]), "{stops:?}");
+    assert!(stops.last().is_some_and(|p| *p > 0.0), "{stops:?}");
+}
+
 #[test]
 fn suspended_engine_resumes_to_the_right_answer() {
     let net = families::generate("philosophers", 300).unwrap();
@@ -196,8 +222,9 @@ fn suspended_engine_resumes_to_the_right_answer() {
             let mut dd = Dd::new(m.num_levels());
             dd.set_gc_every(Some(64));
             let (states, stops) = run_in_budgets(&mut dd, m, rel, |b| b * 2, true);
-            assert!(stops > 0, "the budget never stopped the run");
+            assert!(!stops.is_empty(), "the budget never stopped the run");
             assert_eq!(states, plain.metrics.states, "{rel:?}");
+            proven_is_a_lower_bound(&stops, &states);
         }
     }
 }
@@ -218,7 +245,9 @@ fn budget_stops_inside_relation_unions_resume_to_the_right_answer() {
         // the unions are small here: polled at every step, they can be stopped at all
         dd.rels.set_poll_every(1);
         let (states, stops) = run_in_budgets(&mut dd, m, Relations::Mdd, |b| b + b / 8 + 1, false);
-        assert_eq!(states, plain.metrics.states, "after {stops} stops");
-        assert!(stops > 10, "the budget stopped the run only {stops} times");
+        let n = stops.len();
+        assert_eq!(states, plain.metrics.states, "after {n} stops");
+        assert!(n > 10, "the budget stopped the run only {n} times");
+        proven_is_a_lower_bound(&stops, &states);
     }
 }

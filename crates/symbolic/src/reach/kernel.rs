@@ -209,9 +209,27 @@ impl Kernel<'_> {
         let src = self.e.frames[k].src;
         let r = self.dd.sets.make_node_dense(k, &self.e.frames[k].buf);
         self.e.frames[k].release();
+        if self.e.last_sat.len() <= k {
+            self.e.last_sat.resize(k + 1, NodeId::EMPTY);
+        }
+        self.e.last_sat[k] = r;
         remember(self, src, r);
         a.sat_put(&mut self.c, r, r);
         r
+    }
+
+    /// log10 of the size of the largest of the last sets saturated on each level in this
+    /// call, 0 when none. Saturation only ever builds sets of reachable suffixes under one
+    /// reachable prefix (it starts from the initial state and fires enabled events), so each
+    /// size is a lower bound on the number of reachable states. One pass over the nodes below
+    /// them (no collection runs inside a call, so they are all alive).
+    pub(super) fn proven_now(&self) -> f64 {
+        let mut memo = hashbrown::HashMap::new();
+        let sats = self.e.last_sat.iter().filter(|n| !n.is_empty());
+        let most = sats.fold(1f64, |m, &n| {
+            m.max(self.dd.sets.cardinality_approx(n, &mut memo))
+        });
+        most.log10()
     }
 
     /// What level `l` does under `t`, decided once per node: keep the local state (the event

@@ -233,6 +233,11 @@ struct Engine {
     /// How events were applied before [`Reach::cons_nsf`] installed fixed relations.
     restore: Option<Relations>,
     stats: ReachStats,
+    /// `last_sat[k]`: the last node saturated at level `k` in this top-level call (EMPTY:
+    /// none yet).
+    last_sat: Vec<NodeId>,
+    /// log10 of the most states proven reachable at a budget stop ([`Suspended::proven`]).
+    proven: f64,
 }
 
 /// The state-space generator for one model, working on a borrowed [`Dd`] context.
@@ -459,7 +464,12 @@ impl<'d> Reach<'d> {
             e: std::mem::take(&mut self.eng),
         };
         k.e.interrupted = None;
+        // the nodes of an earlier call may have been collected since
+        k.e.last_sat.clear();
         let r = f(&mut k);
+        if k.e.interrupted == Some(Interrupted::Budget) {
+            k.e.proven = k.e.proven.max(k.proven_now());
+        }
         let Kernel { c, e, .. } = k;
         self.eng = e;
         self.dd.put(slot, c);
@@ -517,6 +527,14 @@ pub struct Suspended {
 }
 
 impl Suspended {
+    /// log10 of the number of states this attempt has proven reachable so far, measured at
+    /// each budget stop (`Kernel::proven_now`): in a forward run from the initial state, a
+    /// lower bound on the state count, which is the same for every order and event mode, so
+    /// that attempts can be compared by it (the portfolio does).
+    pub fn proven(&self) -> f64 {
+        self.eng.proven
+    }
+
     /// The recursions' work so far (the budget also counts the context's set-operation steps)
     /// and the part of it spent building the relation unions `N_k`.
     pub fn work(&self) -> (u64, u64) {
