@@ -194,7 +194,6 @@ impl Drop for Ended<'_> {
     }
 }
 
-/// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
 /// Has the generation proven more states reachable (`proven`, log10) than an explicit search
 /// can store (`most` markings: [`saturn_explicit::most_markings`])? Then that search would only
 /// give up on its memory later: it stops at once, and its core goes to the portfolio.
@@ -204,6 +203,7 @@ fn more_than_it_holds(proven: f64, most: u64) -> bool {
     proven > (most.max(1) as f64).log10()
 }
 
+/// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
 fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
     match explicit {
         ExplicitArg::Auto => order == OrderArg::Auto,
