@@ -48,10 +48,12 @@ pub enum OrderArg {
     Tovchigrechko,
     /// The places of each P-semiflow on neighbouring levels.
     Semiflow,
+    /// The semiflow order upside down (its first level at the top).
+    SemiflowRev,
     /// Span minimisation by local search from FORCE or Sloan.
     SpanSearch,
     /// The two orders of lowest predicted cost (transition and P-semiflow spans), then sloan,
-    /// force and file-rev, by iterative deepening (the first to finish; on two cores once the
+    /// force, file-rev and semiflow-rev, by iterative deepening (the first to finish; on two cores once the
     /// racers beside it are done).
     Auto,
 }
@@ -67,6 +69,7 @@ impl OrderArg {
             OrderArg::Noack => "noack",
             OrderArg::Tovchigrechko => "tovchigrechko",
             OrderArg::Semiflow => "semiflow",
+            OrderArg::SemiflowRev => "semiflow-rev",
             OrderArg::SpanSearch => "span-search",
             OrderArg::Auto => "auto",
         }

@@ -187,6 +187,12 @@ fn semiflow_order_keeps_each_cycle_together() {
         parity[..4].iter().all(|&x| x == parity[0]) && parity[4..].iter().all(|&x| x != parity[0]),
         "{order:?}"
     );
+    let mut upside_down = by_name(&net, "semiflow-rev").unwrap();
+    upside_down.reverse();
+    assert_eq!(
+        upside_down, order,
+        "semiflow-rev is the semiflow order upside down"
+    );
 }
 
 #[test]
