@@ -16,7 +16,8 @@ use crate::{Interrupted, Limits, Method, Relations};
 /// orders. No static metric predicts saturation's cost reliably, so the attempts run by
 /// iterative deepening: each candidate in turn gets a step budget, and the budget grows
 /// fourfold each round until one finishes; within a round, the attempts that have proven more
-/// states reachable go first (`next_slot`). The total work is within a small constant factor
+/// states reachable go first, and an attempt far behind the best runs its rounds one round
+/// late (`next_slot`). The total work is within a small constant factor
 /// of the best candidate's. An attempt that runs out of budget is suspended, not thrown away:
 /// the next round resumes it on its own context, where the sub-results it finished are still
 /// in its caches (unless memory runs short: see [`keep_suspended`]). With
@@ -35,8 +36,7 @@ pub fn generate_portfolio(
 
 /// [`generate_portfolio`] on two cores: once `helper` says a second core is free (it is asked
 /// every [`HELPER_POLL`]), a second worker joins on a thread of its own. Both take, each in
-/// turn, the candidate with the smallest next budget (then the most states proven) that the
-/// other is not running (the calling thread alone does the rounds of [`generate_portfolio`] in
+/// turn, the candidate `next_slot` picks among those the other is not running (the calling thread alone does the rounds of [`generate_portfolio`] in
 /// the same order), so together they go through the rounds twice as fast; a suspended attempt may be resumed by
 /// either. The first to finish, or to stop on a limit, cancels the other. `on_proven` is told,
 /// after each budget stop, the most states any attempt has proven reachable so far (log10, a
@@ -155,8 +155,8 @@ impl Portfolio<'_> {
         self.board.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Run candidates until the portfolio has its outcome: each time the one with the smallest
-    /// next budget (the earlier on a tie) that no other worker is running.
+    /// Run candidates until the portfolio has its outcome: each time the one [`next_slot`]
+    /// picks among those no other worker is running.
     fn work(&self, limits: Limits, worker: usize) {
         loop {
             let (c, budget, attempt, proven) = {
