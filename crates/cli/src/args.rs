@@ -108,6 +108,17 @@ pub enum BoundednessArg {
     Off,
 }
 
+/// Whether the StateSpace figures of a net with many tokens come from the same net with few
+/// (when they are provably polynomials in the scale of the initial marking).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScalingArg {
+    /// Interpolate from small scales when the net qualifies (acyclic, ordinary, each place
+    /// with at most one producer and one consumer) and its scale is well beyond them.
+    Auto,
+    /// Always generate the net as it is.
+    Off,
+}
+
 /// Whether an explicit-state search races the symbolic generation (StateSpace figures only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ExplicitArg {

@@ -22,6 +22,7 @@ mod progress;
 mod queries;
 mod race;
 mod report;
+mod scaled;
 mod scc;
 mod statespace;
 mod statespace_prism;

@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::args::{
     BoundednessArg, EuMethodArg, ExplicitArg, LimitArgs, MethodArg, OrderArg, RelationsArg,
+    ScalingArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
@@ -67,6 +68,10 @@ pub struct MccArgs {
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Figures of a net with many tokens per place from the same net with few (auto: when
+    /// they are provably polynomials in the scale of the initial marking).
+    #[arg(long, value_enum, default_value_t = ScalingArg::Auto)]
+    pub scaling: ScalingArg,
     /// Race an explicit-state search beside the generation (StateSpace only).
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
@@ -224,6 +229,51 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 &lines,
                 json!({ "cannot_compute": 0, "early": items.len() }),
             );
+        }
+    }
+    // StateSpace of a net with many tokens per place whose figures are polynomials in the
+    // scale: from small scales (crate::scaled), unless a check refuses
+    let scaling =
+        (items.is_none() && a.scaling == ScalingArg::Auto && a.explicit != ExplicitArg::Only)
+            .then(|| crate::scaled::worth_scaling(&net))
+            .flatten();
+    if let Some(s) = &scaling {
+        let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
+        match crate::scaled::scaled_figures(
+            s,
+            &models,
+            a.method.method(),
+            a.relations.relations(),
+            limits.limits(start),
+            progress,
+        ) {
+            Ok(Some(f)) => {
+                // the figures rest on the net's structure (crate::scaled)
+                let lines = vec![
+                    format!("STATE_SPACE STATES {} {t} TOPOLOGICAL", f.states),
+                    format!("STATE_SPACE TRANSITIONS {} {t} TOPOLOGICAL", f.transitions),
+                    format!(
+                        "STATE_SPACE MAX_TOKEN_IN_PLACE {} {t} TOPOLOGICAL",
+                        f.max_local
+                    ),
+                    format!(
+                        "STATE_SPACE MAX_TOKEN_PER_MARKING {} {t} TOPOLOGICAL",
+                        f.max_sum
+                    ),
+                ];
+                let extra = crate::scaled::scaled_json(s, &f);
+                return answer(a, exam, &lines, extra);
+            }
+            Ok(None) => {}
+            Err(i) => {
+                let mut f = Failure::interrupted(
+                    i,
+                    &format!("saturn: {spec}: StateSpace"),
+                    limits.describe(i),
+                );
+                f.stdout_line = Some("CANNOT_COMPUTE".into());
+                return Err(f.into());
+            }
         }
     }
     let run_limits = limits.limits(start);

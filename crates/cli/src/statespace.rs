@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg};
+use crate::args::{BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg, ScalingArg};
 use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
 use crate::out;
 use crate::race::{Outcome, Racers};
@@ -25,6 +25,10 @@ pub struct StateSpaceArgs {
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
+    /// Figures of a net with many tokens per place from the same net with few (auto: when
+    /// they are provably polynomials in the scale of the initial marking).
+    #[arg(long, value_enum, default_value_t = ScalingArg::Auto)]
+    pub scaling: ScalingArg,
     /// Race an explicit-state search beside the generation (Petri nets).
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
@@ -81,6 +85,63 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         .unzip();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
+    // the JSON object of an answer: the envelope, the net's size, then `fields`
+    let object = |fields: serde_json::Value| {
+        let mut v = ok_object(
+            "statespace",
+            &a.model,
+            json!({ "net": net_name, "places": n_places, "net_transitions": n_transitions }),
+        );
+        if let (Some(o), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
+            o.extend(f);
+        }
+        v
+    };
+    // a net with many tokens per place whose figures are polynomials in the scale: from small
+    // scales (crate::scaled), unless a check refuses
+    let scaling = (a.scaling == ScalingArg::Auto && a.explicit != ExplicitArg::Only)
+        .then(|| crate::scaled::worth_scaling(&net))
+        .flatten();
+    if let Some(s) = &scaling {
+        let progress = crate::progress::reporter("states", a.limits.progress, n_places);
+        let scaled = crate::scaled::scaled_figures(s, &models, method, relations, limits, progress)
+            .map_err(|i| {
+                Failure::interrupted(
+                    i,
+                    &format!("saturn: {}: state-space generation", a.model),
+                    a.limits.describe(i),
+                )
+            })?;
+        if let Some(f) = scaled {
+            let seconds = t0.elapsed().as_secs_f64();
+            let peak = peak_memory_bytes();
+            if a.json {
+                let mut v = object(crate::scaled::scaled_json(s, &f));
+                v["method"] = json!(method.name());
+                v["relations"] = json!(relations.name());
+                v["order"] = json!(order.name());
+                v["seconds"] = json!(seconds);
+                v["peak_memory_bytes"] = json!(peak);
+                out::println(v)?;
+            } else {
+                out::print(&format!(
+                    "model: {} ({} places, {} transitions)\nengine: symbolic, by scaling (the figures are polynomials in the scale {} of the initial marking: scales 0..={} generated, degree {})\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\ntime: {seconds:.3} s\n{}\n",
+                    a.model,
+                    n_places,
+                    n_transitions,
+                    s.factor,
+                    f.points - 1,
+                    f.degree,
+                    f.states,
+                    f.transitions,
+                    f.max_local,
+                    f.max_sum,
+                    peak_memory_line(peak)
+                ))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let bounds = match a.boundedness {
         BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &limits)),
         BoundednessArg::Off => None,
@@ -111,18 +172,6 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             a.limits.describe(i),
         )
     })?;
-    // the JSON object of an answer: the envelope, the net's size, then `fields`
-    let object = |fields: serde_json::Value| {
-        let mut v = ok_object(
-            "statespace",
-            &a.model,
-            json!({ "net": net_name, "places": n_places, "net_transitions": n_transitions }),
-        );
-        if let (Some(o), serde_json::Value::Object(f)) = (v.as_object_mut(), fields) {
-            o.extend(f);
-        }
-        v
-    };
     let (won, ss) = match outcome {
         Outcome::Generated { won, ss } => {
             if std::env::var_os("SATURN_STATS").is_some() {

@@ -249,3 +249,27 @@ fn the_explicit_search_agrees_with_the_reference() {
     assert_eq!(v["status"], "memory", "{v}");
     assert!(v.get("states").is_none());
 }
+
+/// A net whose figures are polynomials in its number of tokens (saturn_model::scaling): the
+/// figures interpolated from small scales are those of the net generated as it is and those
+/// the explicit search counts.
+#[test]
+fn figures_by_scaling_match_direct_generation_and_the_explicit_search() {
+    let net = "tests/nets/assembly-30.pnml";
+    let scaled = json(&["statespace", net, "--json"]);
+    assert_eq!(scaled["engine"], "scaled");
+    assert_eq!(scaled["scale"], 30);
+    assert_eq!(scaled["scales_generated"], 7);
+    assert_eq!(scaled["degree"], 5);
+    let direct = json(&["statespace", net, "--json", "--scaling", "off"]);
+    assert_eq!(direct["engine"], "symbolic");
+    let explicit = json(&["statespace", net, "--json", "--explicit", "only"]);
+    assert_eq!(explicit["engine"], "explicit");
+    assert_eq!(figures(&scaled), figures(&direct));
+    assert_eq!(figures(&scaled), figures(&explicit));
+    assert_eq!(scaled["states"], "602888");
+    let text = saturn().args(["statespace", net]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("by scaling"), "{text}");
+    assert!(text.contains("states: 602888"), "{text}");
+}

@@ -18,6 +18,7 @@ pub mod families;
 pub mod general;
 pub mod order;
 pub mod petri;
+pub mod scaling;
 
 pub use general::{GenEvent, GeneralModel, Init, StepError, Var};
 pub use petri::{Arc, PetriNet, Place, Transition};

@@ -11,8 +11,10 @@ use crate::reach::Suspended;
 use crate::{Direction, Interrupted, Limits, Method, Reach, ReachStats, Relations};
 
 mod portfolio;
+mod scaled;
 
 pub use portfolio::{generate_portfolio, generate_portfolio_helped, keep_suspended, HELPER_POLL};
+pub use scaled::{figures_by_scaling, ScaledFigures};
 
 /// The result of a state-space generation run.
 pub struct StateSpace {
