@@ -2,11 +2,9 @@
 //! the StateSpace figures, against an explicit-state search.
 //!
 //! A net may have no token bound; saturation on it grows a level's domain until a limit stops
-//! it. So every net run first asks for structural bounds within a small budget ([`quick_bounds`]:
-//! they settle most bounded nets at once, and then no witness search runs), on the caller's
-//! thread, or, when nothing else races (no explicit search), on a second thread beside the
-//! generation ([`generate_bounds_beside`]: the run starts over with the witness search beside
-//! it when they leave a place uncovered). Otherwise up to three procedures run at once, first to finish wins:
+//! it. So every net run first asks for structural bounds within a small budget ([`quick_bounds`],
+//! on the caller's thread: they settle most bounded nets at once, and then no witness search
+//! runs). Otherwise up to three procedures run at once, first to finish wins:
 //! - the symbolic generation (main thread);
 //! - on a second thread, [`saturn_model::bounded::decide_boundedness_with`]: structural bounds
 //!   from P-semiflows with the full budget, then random walks and a Karp-Miller search for an
@@ -206,7 +204,7 @@ fn more_than_it_holds(proven: f64, most: u64) -> bool {
 }
 
 /// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
-pub fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
+fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
     match explicit {
         ExplicitArg::Auto => order == OrderArg::Auto,
         ExplicitArg::Off => false,
@@ -374,80 +372,6 @@ pub fn generate_raced(
             _ => Err(limits.check().err().unwrap_or(e)),
         }
     })
-}
-
-/// Generation alone on the main thread while a second thread computes the quick structural
-/// bounds ([`quick_bounds`]), for a run where nothing else races (no explicit search): they
-/// cost as much as a third of a quick generation (philosophers N=10000: 0.14 s of 0.50 s), and
-/// on the second core they cost nothing. When they cover every place the net is dropped by
-/// that thread and the generation goes on; otherwise the generation is cancelled and the run
-/// starts over in [`generate_raced`] with the witness search beside it (losing the time the
-/// bounds took, which their budget keeps to a few tenths of a second). `progress` makes the
-/// progress reporter of each start.
-pub fn generate_bounds_beside(
-    net: PetriNet,
-    models: &[Model],
-    method: Method,
-    relations: Relations,
-    limits: Limits,
-    progress: &dyn Fn() -> Option<saturn_symbolic::Progress>,
-) -> Result<Outcome, Interrupted> {
-    let cancel_generation: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let generated = AtomicBool::new(false);
-    let gen_limits = Limits {
-        cancel: Some(cancel_generation),
-        ..limits
-    };
-    let start = Instant::now();
-    // as in `generate_raced` without racers: the second core helps after a second
-    let helper = || start.elapsed() >= EXPLICIT_DELAY;
-    let (first, back) = std::thread::scope(|scope| {
-        let bounder = scope.spawn(|| {
-            let stop = || generated.load(Ordering::Relaxed) || limits.check().is_err();
-            let quick = bounded::Limits {
-                max_work: QUICK_STRUCTURAL_WORK,
-                ..bounded::Limits::default()
-            };
-            let bounds = bounded::structural_bounds(&net, &quick, &stop);
-            if bounds.all_covered() {
-                drop(net);
-                crate::memory::release_freed();
-                None
-            } else {
-                cancel_generation.store(true, Ordering::Relaxed);
-                Some((net, bounds))
-            }
-        });
-        let first = generate_portfolio_helped(
-            models,
-            method,
-            relations,
-            gen_limits,
-            progress(),
-            Some(&helper),
-            None,
-        );
-        generated.store(true, Ordering::Relaxed);
-        // a panic of the bounds' thread is not an answer: start over as if they did not cover
-        (first, bounder.join())
-    });
-    match (first, back) {
-        (Ok((won, ss)), _) => Ok(Outcome::Generated {
-            won,
-            ss: Box::new(ss),
-        }),
-        // cancelled by the bounds' thread, or stopped by a token count too large to store:
-        // the net may be unbounded, so the witness search decides
-        (Err(Interrupted::Cancelled | Interrupted::IndexTooLarge), Ok(Some((net, bounds)))) => {
-            let racers = Racers {
-                witness: Some((&net, bounds)),
-                explicit: None,
-                explicit_only: false,
-            };
-            generate_raced(racers, models, method, relations, limits, progress())
-        }
-        (Err(e), _) => Err(limits.check().err().unwrap_or(e)),
-    }
 }
 
 #[cfg(test)]

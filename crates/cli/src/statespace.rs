@@ -142,37 +142,36 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let progress = || crate::progress::reporter("states", a.limits.progress, n_places);
-    let outcome =
-        if a.boundedness == BoundednessArg::Race && !crate::race::explicit_on(a.explicit, order) {
-            // nothing races but the witness search: the structural bounds that decide whether it
-            // runs are computed beside the generation, not before it
-            crate::race::generate_bounds_beside(net, &models, method, relations, limits, &progress)
-        } else {
-            let bounds = match a.boundedness {
-                BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &limits)),
-                BoundednessArg::Off => None,
-            };
-            // the net is kept for the racers only (and the witness's names)
-            let net = Racers::needs_net(bounds.as_ref(), a.explicit, order).then_some(net);
-            crate::memory::release_freed();
-            let racers = match &net {
-                Some(net) => Racers::new(net, bounds, a.explicit, order),
-                None => {
-                    // settled: the bounds go too (a word per place, 1 MB on 60,000 places)
-                    drop(bounds);
-                    Racers::none()
-                }
-            };
-            crate::race::generate_raced(racers, &models, method, relations, limits, progress())
+    let bounds = match a.boundedness {
+        BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &limits)),
+        BoundednessArg::Off => None,
+    };
+    // the net is kept for the racers only (and the witness's names)
+    let net = Racers::needs_net(bounds.as_ref(), a.explicit, order).then_some(net);
+    crate::memory::release_freed();
+    let racers = match &net {
+        Some(net) => Racers::new(net, bounds, a.explicit, order),
+        None => {
+            // settled: the bounds go too (a word per place, 1 MB on 60,000 places)
+            drop(bounds);
+            Racers::none()
         }
-        .map_err(|i| {
-            Failure::interrupted(
-                i,
-                &format!("saturn: {}: state-space generation", a.model),
-                a.limits.describe(i),
-            )
-        })?;
+    };
+    let outcome = crate::race::generate_raced(
+        racers,
+        &models,
+        method,
+        relations,
+        limits,
+        crate::progress::reporter("states", a.limits.progress, n_places),
+    )
+    .map_err(|i| {
+        Failure::interrupted(
+            i,
+            &format!("saturn: {}: state-space generation", a.model),
+            a.limits.describe(i),
+        )
+    })?;
     let (won, ss) = match outcome {
         Outcome::Generated { won, ss } => {
             if std::env::var_os("SATURN_STATS").is_some() {
@@ -239,6 +238,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    drop(net);
     let seconds = t0.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
     let m = &ss.metrics;
