@@ -301,7 +301,12 @@ impl MinTree {
         self.tree[k] = (g, i as u32);
         while k > 1 {
             k /= 2;
-            self.tree[k] = self.tree[2 * k].min(self.tree[2 * k + 1]);
+            let m = self.tree[2 * k].min(self.tree[2 * k + 1]);
+            // an unchanged winner leaves every node above it unchanged too
+            if self.tree[k] == m {
+                break;
+            }
+            self.tree[k] = m;
         }
     }
 
