@@ -27,25 +27,36 @@ impl Builder {
             trans_ix: Default::default(),
         }
     }
-    pub(super) fn place(&mut self, id: String, initial: u64) {
-        self.place_ix.insert(id.clone(), self.net.places.len());
+    /// A new place; its index.
+    pub(super) fn place(&mut self, id: String, initial: u64) -> usize {
+        let ix = self.net.places.len();
+        self.place_ix.insert(id.clone(), ix);
         self.net.places.push(Place {
             name: id.clone(),
             id,
             initial,
         });
+        ix
     }
-    pub(super) fn trans(&mut self, id: String) {
-        self.trans_ix.insert(id.clone(), self.net.transitions.len());
+    /// A new transition; its index.
+    pub(super) fn trans(&mut self, id: String) -> usize {
+        let ix = self.net.transitions.len();
+        self.trans_ix.insert(id.clone(), ix);
         self.net.transitions.push(Transition {
             name: id.clone(),
             id,
             ..Transition::default()
         });
+        ix
     }
     fn arc(&mut self, dir: Dir, place: &str, trans: &str, weight: u64) {
-        let p = self.place_ix[place];
-        let t = &mut self.net.transitions[self.trans_ix[trans]];
+        let (p, t) = (self.place_ix[place], self.trans_ix[trans]);
+        self.arc_at(dir, p, t, weight);
+    }
+    /// An arc between place `p` and transition `t` by index (no name formatted or looked up:
+    /// the large families).
+    fn arc_at(&mut self, dir: Dir, p: usize, t: usize, weight: u64) {
+        let t = &mut self.net.transitions[t];
         let list = match dir {
             Dir::In => &mut t.inputs,
             Dir::Out => &mut t.outputs,
@@ -55,6 +66,14 @@ impl Builder {
             Some(a) => a.weight += weight,
             None => list.push(Arc { place: p, weight }),
         }
+    }
+    /// Input arc place -> transition by index, weight 1.
+    pub(super) fn input_at(&mut self, place: usize, trans: usize) {
+        self.arc_at(Dir::In, place, trans, 1);
+    }
+    /// Output arc transition -> place by index, weight 1.
+    pub(super) fn output_at(&mut self, trans: usize, place: usize) {
+        self.arc_at(Dir::Out, place, trans, 1);
     }
     /// Input arc place -> transition, weight 1.
     pub(super) fn input(&mut self, place: &str, trans: &str) {

@@ -48,33 +48,41 @@ pub(super) fn kanban(n: u32) -> PetriNet {
 
 pub(super) fn philosophers(n: u32) -> PetriNet {
     let mut b = Builder::new(format!("philosophers-{n}"));
+    // per philosopher: Fork, Idle, WaitL, HasL, WaitR, HasR; GoEat, GetL, GetR, Release
+    let mut places = Vec::with_capacity(n as usize);
+    let mut trans = Vec::with_capacity(n as usize);
     for i in 0..n {
-        b.place(format!("Fork_{i}"), 1);
-        b.place(format!("Idle_{i}"), 1);
-        for p in ["WaitL", "HasL", "WaitR", "HasR"] {
-            b.place(format!("{p}_{i}"), 0);
+        let mut ps = [0usize; 6];
+        ps[0] = b.place(format!("Fork_{i}"), 1);
+        ps[1] = b.place(format!("Idle_{i}"), 1);
+        for (k, p) in ["WaitL", "HasL", "WaitR", "HasR"].into_iter().enumerate() {
+            ps[2 + k] = b.place(format!("{p}_{i}"), 0);
         }
-        for t in ["GoEat", "GetL", "GetR", "Release"] {
-            b.trans(format!("{t}_{i}"));
+        let mut ts = [0usize; 4];
+        for (k, t) in ["GoEat", "GetL", "GetR", "Release"].into_iter().enumerate() {
+            ts[k] = b.trans(format!("{t}_{i}"));
         }
+        places.push(ps);
+        trans.push(ts);
     }
-    for i in 0..n {
-        let right = (i + 1) % n;
-        let p = |s: &str| format!("{s}_{i}");
-        b.input(&p("Idle"), &p("GoEat"));
-        b.output(&p("GoEat"), &p("WaitL"));
-        b.output(&p("GoEat"), &p("WaitR"));
-        b.input(&p("WaitL"), &p("GetL"));
-        b.input(&p("Fork"), &p("GetL"));
-        b.output(&p("GetL"), &p("HasL"));
-        b.input(&p("WaitR"), &p("GetR"));
-        b.input(&format!("Fork_{right}"), &p("GetR"));
-        b.output(&p("GetR"), &p("HasR"));
-        b.input(&p("HasL"), &p("Release"));
-        b.input(&p("HasR"), &p("Release"));
-        b.output(&p("Release"), &p("Idle"));
-        b.output(&p("Release"), &p("Fork"));
-        b.output(&p("Release"), &format!("Fork_{right}"));
+    for i in 0..n as usize {
+        let [fork, idle, wait_l, has_l, wait_r, has_r] = places[i];
+        let [go_eat, get_l, get_r, release] = trans[i];
+        let right_fork = places[(i + 1) % n as usize][0];
+        b.input_at(idle, go_eat);
+        b.output_at(go_eat, wait_l);
+        b.output_at(go_eat, wait_r);
+        b.input_at(wait_l, get_l);
+        b.input_at(fork, get_l);
+        b.output_at(get_l, has_l);
+        b.input_at(wait_r, get_r);
+        b.input_at(right_fork, get_r);
+        b.output_at(get_r, has_r);
+        b.input_at(has_l, release);
+        b.input_at(has_r, release);
+        b.output_at(release, idle);
+        b.output_at(release, fork);
+        b.output_at(release, right_fork);
     }
     b.net
 }
