@@ -91,34 +91,18 @@ pub fn p_semiflow_supports(
 /// The initial tableau: one unit row per place, `v` its row of the incidence matrix. `None`
 /// when a weight does not fit in `i64`.
 fn incidence_rows(net: &PetriNet) -> Option<Vec<Row>> {
-    // the arcs bucketed by place in one flat array (counting sort: no vector per place)
-    let n = net.places.len();
-    let mut start = vec![0usize; n + 1];
-    for tr in &net.transitions {
-        for a in tr.inputs.iter().chain(&tr.outputs) {
-            start[a.place + 1] += 1;
-        }
-    }
-    for p in 0..n {
-        start[p + 1] += start[p];
-    }
-    let mut fill = start.clone();
-    let mut flat = vec![(0u32, 0i128); start[n]];
+    let mut per_place: Vec<Vec<(u32, i128)>> = vec![Vec::new(); net.places.len()];
     for (t, tr) in net.transitions.iter().enumerate() {
-        let arcs = tr
-            .inputs
-            .iter()
-            .map(|a| (a, -1))
-            .chain(tr.outputs.iter().map(|a| (a, 1)));
-        for (a, sign) in arcs {
-            flat[fill[a.place]] = (t as u32, sign * a.weight as i128);
-            fill[a.place] += 1;
+        for a in &tr.inputs {
+            per_place[a.place].push((t as u32, -(a.weight as i128)));
+        }
+        for a in &tr.outputs {
+            per_place[a.place].push((t as u32, a.weight as i128));
         }
     }
-    let mut rows = Vec::with_capacity(n);
-    for p in 0..n {
-        // transitions were visited in order, so each bucket is sorted already
-        let entries = &flat[start[p]..start[p + 1]];
+    let mut rows = Vec::with_capacity(per_place.len());
+    for (p, mut entries) in per_place.into_iter().enumerate() {
+        entries.sort_unstable_by_key(|e| e.0);
         let mut v: Vec<(u32, i64)> = Vec::with_capacity(entries.len());
         let mut i = 0;
         while i < entries.len() {
