@@ -233,10 +233,11 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     }
     // StateSpace of a net with many tokens per place whose figures are polynomials in the
     // scale: from small scales (crate::scaled), unless a check refuses
-    let scaling =
-        (items.is_none() && a.scaling == ScalingArg::Auto && a.explicit != ExplicitArg::Only)
-            .then(|| crate::scaled::worth_scaling(&net))
-            .flatten();
+    let scaling = if items.is_none() {
+        crate::scaled::worth_scaling(&net, a.scaling, a.explicit)
+    } else {
+        None
+    };
     if let Some(s) = &scaling {
         let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
         match crate::scaled::scaled_figures(

@@ -13,6 +13,7 @@ use saturn_symbolic::statespace::{figures_by_scaling, ScaledFigures};
 use saturn_symbolic::{Interrupted, Limits, Method, Progress, Relations};
 use serde_json::json;
 
+use crate::args::{ExplicitArg, ScalingArg};
 use crate::race::{generate_raced, Outcome, Racers};
 
 /// Scaling pays when the net's own scale is at least this many times the number of scales it
@@ -23,8 +24,16 @@ const WORTH: u64 = 2;
 /// The largest degree bound (transitions) tried: beyond it the small scales are too many.
 const MOST_DEGREE: usize = 64;
 
-/// The net's scaling, when it qualifies and pays.
-pub fn worth_scaling(net: &PetriNet) -> Option<Scaling> {
+/// The net's scaling, when `--scaling auto` asks for it, the run is not the explicit search
+/// alone (`--explicit only`), and the net qualifies and scaling pays.
+pub fn worth_scaling(
+    net: &PetriNet,
+    scaling: ScalingArg,
+    explicit: ExplicitArg,
+) -> Option<Scaling> {
+    if scaling == ScalingArg::Off || explicit == ExplicitArg::Only {
+        return None;
+    }
     polynomial_scaling(net)
         .filter(|s| s.degree <= MOST_DEGREE && s.factor >= WORTH * (s.degree as u64 + 2))
 }

@@ -97,21 +97,21 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         }
         v
     };
+    // a run stopped by a limit, scaled or direct
+    let stopped = |i| {
+        Failure::interrupted(
+            i,
+            &format!("saturn: {}: state-space generation", a.model),
+            a.limits.describe(i),
+        )
+    };
     // a net with many tokens per place whose figures are polynomials in the scale: from small
     // scales (crate::scaled), unless a check refuses
-    let scaling = (a.scaling == ScalingArg::Auto && a.explicit != ExplicitArg::Only)
-        .then(|| crate::scaled::worth_scaling(&net))
-        .flatten();
+    let scaling = crate::scaled::worth_scaling(&net, a.scaling, a.explicit);
     if let Some(s) = &scaling {
         let progress = crate::progress::reporter("states", a.limits.progress, n_places);
         let scaled = crate::scaled::scaled_figures(s, &models, method, relations, limits, progress)
-            .map_err(|i| {
-                Failure::interrupted(
-                    i,
-                    &format!("saturn: {}: state-space generation", a.model),
-                    a.limits.describe(i),
-                )
-            })?;
+            .map_err(stopped)?;
         if let Some(f) = scaled {
             let seconds = t0.elapsed().as_secs_f64();
             let peak = peak_memory_bytes();
@@ -165,13 +165,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         limits,
         crate::progress::reporter("states", a.limits.progress, n_places),
     )
-    .map_err(|i| {
-        Failure::interrupted(
-            i,
-            &format!("saturn: {}: state-space generation", a.model),
-            a.limits.describe(i),
-        )
-    })?;
+    .map_err(stopped)?;
     let (won, ss) = match outcome {
         Outcome::Generated { won, ss } => {
             if std::env::var_os("SATURN_STATS").is_some() {

@@ -32,6 +32,7 @@
 //! spaces) by interpolation; the engine computes one more scale as a check.
 //! This module decides the conditions; `saturn_symbolic::statespace::scaled` interpolates.
 
+use crate::bounded::gcd;
 use crate::PetriNet;
 
 /// A net at scale `factor` of the initial marking `unit` (see the module documentation).
@@ -82,7 +83,9 @@ pub fn polynomial_scaling(net: &PetriNet) -> Option<Scaling> {
     if producers.iter().chain(&consumers).any(|&c| c > 1) || !acyclic(net) {
         return None;
     }
-    let factor = net.places.iter().fold(0, |g, p| gcd(g, p.initial));
+    let factor = net.places.iter().fold(0u64, |g, p| {
+        gcd(u128::from(g), u128::from(p.initial)) as u64
+    });
     if factor == 0 {
         return None;
     }
@@ -92,14 +95,6 @@ pub fn polynomial_scaling(net: &PetriNet) -> Option<Scaling> {
         unit,
         degree: nt,
     })
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// Is the place/transition graph free of cycles? (Kahn's algorithm on the transitions: `t`

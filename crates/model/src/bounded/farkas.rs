@@ -31,7 +31,8 @@ pub(super) enum Mode {
     Inequality,
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// The greatest common divisor (`gcd(0, 0) = 0`).
+pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

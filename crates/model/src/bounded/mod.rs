@@ -27,6 +27,7 @@ mod semiflows;
 mod walks;
 
 pub use coverability::{find_witness, SearchOutcome};
+pub(crate) use farkas::gcd;
 pub use semiflows::{p_semiflow_supports, structural_bounds, StructuralBounds};
 pub use walks::walk_witness;
 

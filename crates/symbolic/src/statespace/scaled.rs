@@ -57,8 +57,9 @@ pub fn figures_by_scaling(
         states.push(BigInt::from(m.states));
         transitions.push(BigInt::from(m.transitions));
     }
+    let differences = forward_differences(&states);
     let (Some(s), Some(t)) = (
-        newton_extrapolate(&states, factor),
+        newton_at(&differences, factor),
         newton_extrapolate(&transitions, factor),
     ) else {
         return Ok(None);
@@ -67,7 +68,6 @@ pub fn figures_by_scaling(
     else {
         return Ok(None);
     };
-    let differences = forward_differences(&states);
     let found = differences.iter().rposition(|d| !d.is_zero()).unwrap_or(0);
     Ok(Some(ScaledFigures {
         states: s,
@@ -94,7 +94,11 @@ fn forward_differences(values: &[BigInt]) -> Vec<BigInt> {
 /// `(k, values[k])`, provided the last point lies on the polynomial through the others (its
 /// highest difference is zero) and the value is not negative; else `None`.
 fn newton_extrapolate(values: &[BigInt], x: u64) -> Option<BigUint> {
-    let d = forward_differences(values);
+    newton_at(&forward_differences(values), x)
+}
+
+/// [`newton_extrapolate`] from the forward differences `d` of the values.
+fn newton_at(d: &[BigInt], x: u64) -> Option<BigUint> {
     if d.last().is_some_and(|last| !last.is_zero()) {
         return None;
     }
