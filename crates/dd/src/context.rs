@@ -141,6 +141,9 @@ pub struct Dd {
     pins: SharedPins,
     caches: Vec<Option<Box<dyn Purge>>>,
     gc_every: Option<usize>,
+    /// The forest size below which the default schedule never collects (see
+    /// [`Dd::set_gc_floor`]).
+    gc_floor: usize,
     next_gc: usize,
     next_gc_rels: usize,
     collections: usize,
@@ -155,8 +158,9 @@ impl Dd {
             pins: Arc::new(std::sync::Mutex::new(PinTable::default())),
             caches: Vec::new(),
             gc_every: None,
-            next_gc: DEFAULT_MIN_GC,
-            next_gc_rels: DEFAULT_MIN_GC,
+            gc_floor: DEFAULT_GC_FLOOR,
+            next_gc: DEFAULT_GC_FLOOR,
+            next_gc_rels: DEFAULT_GC_FLOOR,
             collections: 0,
         }
     }
@@ -304,7 +308,7 @@ impl Dd {
         let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
         (self.next_gc, self.next_gc_rels) = match self.gc_every {
             Some(n) => (ns + n, nr + n),
-            None => ((2 * ns).max(DEFAULT_MIN_GC), (2 * nr).max(DEFAULT_MIN_GC)),
+            None => ((2 * ns).max(self.gc_floor), (2 * nr).max(self.gc_floor)),
         };
         freed
     }
@@ -326,14 +330,26 @@ impl Dd {
     }
 
     /// Collect whenever a forest has grown by `n` nodes since the last collection (`None`:
-    /// the default, when a forest has doubled, and not below a million nodes). Tests set a
-    /// small `n` to collect in the middle of saturation and BFS.
+    /// the default, when a forest has doubled, and not below the floor of
+    /// [`Dd::set_gc_floor`]). Tests set a small `n` to collect in the middle of saturation and
+    /// BFS.
     pub fn set_gc_every(&mut self, n: Option<usize>) {
         self.gc_every = n;
+        self.reschedule();
+    }
+
+    /// The forest size below which the default schedule never collects (default
+    /// [`DEFAULT_GC_FLOOR`]; a memory limit lowers it, see [`gc_floor_for`]).
+    pub fn set_gc_floor(&mut self, nodes: usize) {
+        self.gc_floor = nodes.max(1);
+        self.reschedule();
+    }
+
+    fn reschedule(&mut self) {
         let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
-        (self.next_gc, self.next_gc_rels) = match n {
+        (self.next_gc, self.next_gc_rels) = match self.gc_every {
             Some(n) => (ns + n, nr + n),
-            None => (DEFAULT_MIN_GC.max(ns), DEFAULT_MIN_GC.max(nr)),
+            None => (self.gc_floor.max(ns), self.gc_floor.max(nr)),
         };
     }
 
@@ -343,5 +359,24 @@ impl Dd {
     }
 }
 
-/// The forest size below which the default schedule never collects.
-const DEFAULT_MIN_GC: usize = 1 << 20;
+/// The forest size below which the default schedule never collects: 16M nodes, about 1 GB
+/// with the forest's tables and the engine's caches. A collection frees saturation's
+/// intermediate nodes, and with them every cached result that mentions one; when those come
+/// back, saturation recomputes them. At a floor of 1M nodes that recomputation was the wall on
+/// the contest's large nets: ShieldPPPs-PT-005A (Noack's order) made 27 collections and took
+/// 253M recursion steps and 54 s; at 4M 5 collections, 179M and 38 s; at 8M one collection,
+/// 130M and 28 s; never collecting 120M and 27 s (554 MB). ShieldIIPs-PT-040A needs more: no
+/// answer in 60 s at 8M, 27 s at 16M (1.9 GB, as at 32M). The foundation table's rows never
+/// reach 1M nodes, so their memory is unchanged.
+pub const DEFAULT_GC_FLOOR: usize = 1 << 24;
+
+/// The floor of the collection schedule under a memory limit of `max_memory` bytes: the
+/// garbage allowed to pile up between collections takes at most about a quarter of the limit
+/// (64 bytes a node: its record, edges, unique-table slot and share of the caches), never
+/// more than [`DEFAULT_GC_FLOOR`] nor fewer than 64K nodes.
+pub fn gc_floor_for(max_memory: Option<u64>) -> usize {
+    match max_memory {
+        Some(m) => ((m / 4 / 64) as usize).clamp(1 << 16, DEFAULT_GC_FLOOR),
+        None => DEFAULT_GC_FLOOR,
+    }
+}

@@ -47,7 +47,7 @@ mod relation;
 mod relprod;
 
 pub use cache::{Cache, CacheKey};
-pub use context::{CacheSlot, Dd, Live, Nodes, Purge};
+pub use context::{gc_floor_for, CacheSlot, Dd, Live, Nodes, Purge, DEFAULT_GC_FLOOR};
 pub use edges::{Edges, Iter as EdgesIter};
 pub use forest::{
     set_default_max_nodes, Edge, EdgeValue, Epoch, Forest, ForestStats, Poll, Reduction, RootId,

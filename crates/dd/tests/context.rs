@@ -210,3 +210,49 @@ fn relation_forest_is_collected_and_rel_prod_cache_purged() {
         assert_eq!(dd.sets.cardinality(all_pin.get()), 12u32.into());
     }
 }
+
+/// The default schedule collects once a forest reaches the floor, then when it has doubled
+/// since the last collection (never below the floor); a memory limit lowers the floor.
+#[test]
+fn collections_wait_for_the_floor_then_for_doubling() {
+    use saturn_dd::{gc_floor_for, DEFAULT_GC_FLOOR};
+    assert_eq!(gc_floor_for(None), DEFAULT_GC_FLOOR);
+    assert_eq!(gc_floor_for(Some(1 << 40)), DEFAULT_GC_FLOOR);
+    assert_eq!(gc_floor_for(Some(1 << 30)), (1 << 30) / 256);
+    assert_eq!(gc_floor_for(Some(1000)), 1 << 16);
+
+    let u = Universe::new(&[4, 4, 4, 4, 4, 4]);
+    let mut rng = Rng(11);
+    let mut dd = context(&u);
+    dd.set_gc_floor(200);
+    let mut kept = NodeId::EMPTY;
+    for t in [5, 700, 1234, 4000] {
+        let s = dd.sets.singleton(&u.tuple(t));
+        kept = dd.sets.union(kept, s);
+    }
+    let pin = dd.pin(kept);
+    let (mut collections, mut live_after) = (0, 0);
+    for _ in 0..2000 {
+        let s = dd
+            .sets
+            .singleton(&u.tuple(rng.below(u.size() as u64) as usize));
+        dd.sets.union(s, kept);
+        let now = dd.sets.nodes_now();
+        assert_eq!(
+            dd.gc_due(),
+            now >= 200.max(2 * live_after),
+            "{now} nodes, {live_after} after the last collection"
+        );
+        if dd.maybe_collect() {
+            collections += 1;
+            live_after = dd.sets.nodes_now();
+            assert_eq!(
+                live_after,
+                dd.sets.count_nodes(&[kept]) + 2,
+                "only the pin survives"
+            );
+        }
+    }
+    assert!(collections > 1, "the floor was reached again and again");
+    drop(pin);
+}

@@ -13,9 +13,12 @@ use crate::limits::{Interrupted, Limits, Progress};
 const CACHE_FLOOR: usize = 1 << 20;
 
 impl Reach<'_> {
-    /// Limits checked during generation.
+    /// Limits checked during generation. A memory limit also lowers the context's collection
+    /// floor ([`saturn_dd::gc_floor_for`]).
     pub fn set_limits(&mut self, limits: Limits) {
         self.eng.max_index = max_dense_index(limits.max_memory);
+        self.dd
+            .set_gc_floor(saturn_dd::gc_floor_for(limits.max_memory));
         self.eng.limits = limits;
     }
 
