@@ -78,6 +78,7 @@ fn portfolio_with_suspended_attempts_agrees_with_plain_runs() {
 #[test]
 fn two_workers_agree_with_plain_runs() {
     let always = || true;
+    let mut runs_with_stops = 0;
     for (fam, n) in [("kanban", 3), ("philosophers", 300), ("slot", 10)] {
         let net = families::generate(fam, n).unwrap();
         let ms = models(&net);
@@ -100,10 +101,15 @@ fn two_workers_agree_with_plain_runs() {
             .unwrap();
             let plain = plain_run(&ms[won], ss.relations);
             assert_eq!(ss.metrics, plain.metrics, "{fam}:{n} {rel:?}");
-            // the most any attempt has proven, told after each stop: a growing lower bound
+            // the most any attempt has proven, told after each stop: a growing lower bound.
+            // With two workers a run may end with no stop at all (one worker's attempt finishes
+            // within its first budget while the other's is still running: it is cancelled, not
+            // stopped), which depends on how the threads are scheduled; over the four runs
+            // checked here, some stop must be told.
             let told = told.into_inner().unwrap();
-            if n > 3 {
+            if n > 3 && !told.is_empty() {
                 proven_is_a_lower_bound(&told, &ss.metrics.states);
+                runs_with_stops += 1;
             }
             let (single_won, single) =
                 generate_portfolio(&ms, Method::Saturation, rel, Limits::none(), None).unwrap();
@@ -131,6 +137,7 @@ fn two_workers_agree_with_plain_runs() {
             }
         }
     }
+    assert!(runs_with_stops > 0, "no budget stop was told in any run");
     // a deadline stops both workers, soon after it passes
     let net = families::generate("kanban", 200).unwrap();
     let ms = models(&net);
