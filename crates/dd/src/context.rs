@@ -144,6 +144,8 @@ pub struct Dd {
     /// The forest size below which the default schedule never collects (see
     /// [`Dd::set_gc_floor`]).
     gc_floor: usize,
+    /// Nodes of each forest (sets, relations) the last collection left live.
+    live_after: (usize, usize),
     next_gc: usize,
     next_gc_rels: usize,
     collections: usize,
@@ -159,6 +161,7 @@ impl Dd {
             caches: Vec::new(),
             gc_every: None,
             gc_floor: DEFAULT_GC_FLOOR,
+            live_after: (0, 0),
             next_gc: DEFAULT_GC_FLOOR,
             next_gc_rels: DEFAULT_GC_FLOOR,
             collections: 0,
@@ -305,11 +308,8 @@ impl Dd {
             c.purge(&live);
         }
         self.collections += 1;
-        let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
-        (self.next_gc, self.next_gc_rels) = match self.gc_every {
-            Some(n) => (ns + n, nr + n),
-            None => ((2 * ns).max(self.gc_floor), (2 * nr).max(self.gc_floor)),
-        };
+        self.live_after = (self.sets.nodes_now(), self.rels.nodes_now());
+        self.reschedule();
         freed
     }
 
@@ -345,11 +345,16 @@ impl Dd {
         self.reschedule();
     }
 
+    /// The one schedule, after a collection or a change of rule: `n` nodes more than now with
+    /// `set_gc_every(Some(n))`; else twice what the last collection left, not below the floor
+    /// (a floor changed in the middle of a run keeps the doubling since that collection).
     fn reschedule(&mut self) {
-        let (ns, nr) = (self.sets.nodes_now(), self.rels.nodes_now());
         (self.next_gc, self.next_gc_rels) = match self.gc_every {
-            Some(n) => (ns + n, nr + n),
-            None => (self.gc_floor.max(ns), self.gc_floor.max(nr)),
+            Some(n) => (self.sets.nodes_now() + n, self.rels.nodes_now() + n),
+            None => {
+                let (ls, lr) = self.live_after;
+                ((2 * ls).max(self.gc_floor), (2 * lr).max(self.gc_floor))
+            }
         };
     }
 
