@@ -208,12 +208,12 @@ impl OpCaches {
         self.preimage.clear();
         self.rel_epoch = None;
     }
-    fn grow_to(&mut self, n: usize) {
-        self.union.grow_to(n);
-        self.intersect.grow_to(n);
-        self.minus.grow_to(n);
-        self.image.grow_to(n);
-        self.preimage.grow_to(n);
+    fn grow_ahead(&mut self, n: usize) {
+        self.union.grow_ahead(n);
+        self.intersect.grow_ahead(n);
+        self.minus.grow_ahead(n);
+        self.image.grow_ahead(n);
+        self.preimage.grow_ahead(n);
     }
     fn set_ceiling(&mut self, n: usize) {
         self.union.set_ceiling(n);
@@ -863,11 +863,12 @@ impl<V: EdgeValue> Forest<V> {
         self.dead_edges = 0;
     }
 
-    /// Grow the operation caches in proportion to the forest (call between operations).
-    /// Their growth on evictions stops at sixteen entries per live node.
+    /// Grow the operation caches in use in proportion to the forest (call between
+    /// operations; see [`Cache::grow_ahead`]). Their growth on evictions stops at sixteen
+    /// entries per live node.
     pub fn tune_caches(&mut self) {
         let want = (self.nodes_now() / 2).clamp(1 << 16, 1 << 24);
-        self.caches.grow_to(want);
+        self.caches.grow_ahead(want);
         self.caches.set_ceiling(self.nodes_now().saturating_mul(16));
     }
 

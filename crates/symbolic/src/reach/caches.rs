@@ -22,6 +22,8 @@ pub(super) struct EngineCaches {
     pub(super) img: Cache<(u32, NodeId), NodeId>,
     /// BFS: the image of `q` under every event with Top at or below its level.
     pub(super) img_all: Cache<NodeId, NodeId>,
+    /// See [`EngineCaches::len_slots`].
+    ahead: usize,
 }
 
 impl EngineCaches {
@@ -35,19 +37,21 @@ impl EngineCaches {
             cfire_rel: Cache::new(12),
             img: Cache::new(12),
             img_all: Cache::new(12),
+            ahead: 1 << 12,
         }
     }
 
-    /// Grow every cache to at least `n` slots (unused caches stay unallocated).
-    pub(super) fn grow_to(&mut self, n: usize) {
-        self.sat.grow_to(n);
-        self.fire.grow_to(n);
-        self.fire_rel.grow_to(n);
-        self.csat.grow_to(n);
-        self.cfire.grow_to(n);
-        self.cfire_rel.grow_to(n);
-        self.img.grow_to(n);
-        self.img_all.grow_to(n);
+    /// Grow every cache in use ahead to `n` slots ([`Cache::grow_ahead`]).
+    pub(super) fn grow_ahead(&mut self, n: usize) {
+        self.ahead = self.ahead.max(n.next_power_of_two());
+        self.sat.grow_ahead(n);
+        self.fire.grow_ahead(n);
+        self.fire_rel.grow_ahead(n);
+        self.csat.grow_ahead(n);
+        self.cfire.grow_ahead(n);
+        self.cfire_rel.grow_ahead(n);
+        self.img.grow_ahead(n);
+        self.img_all.grow_ahead(n);
     }
 
     /// Limit every cache's growth on evictions to `n` slots.
@@ -74,8 +78,39 @@ impl EngineCaches {
         self.img_all.clear();
     }
 
+    /// The size the caches were last grown ahead to (those in use hold at least this many
+    /// slots, or twice their entries).
     pub(super) fn len_slots(&self) -> usize {
-        self.sat.len_slots()
+        self.ahead
+    }
+
+    /// Each used cache's name, slots, hits and misses (for `SATURN_STATS`).
+    pub(super) fn breakdown(&self) -> String {
+        fn one<K: saturn_dd::CacheKey, V: Copy + Default>(
+            out: &mut Vec<String>,
+            name: &str,
+            c: &Cache<K, V>,
+        ) {
+            if c.used() {
+                out.push(format!(
+                    "{name} {} slots {:.1} MiB {} hits {} misses",
+                    c.len_slots(),
+                    c.bytes() as f64 / 1048576.0,
+                    c.hits,
+                    c.misses
+                ));
+            }
+        }
+        let mut out = Vec::new();
+        one(&mut out, "sat", &self.sat);
+        one(&mut out, "fire", &self.fire);
+        one(&mut out, "fire_rel", &self.fire_rel);
+        one(&mut out, "csat", &self.csat);
+        one(&mut out, "cfire", &self.cfire);
+        one(&mut out, "cfire_rel", &self.cfire_rel);
+        one(&mut out, "img", &self.img);
+        one(&mut out, "img_all", &self.img_all);
+        out.join(", ")
     }
 
     pub(super) fn bytes(&self) -> usize {
