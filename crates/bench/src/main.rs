@@ -136,26 +136,31 @@ fn exit_text(e: Exit) -> String {
     }
 }
 
+/// One run's record, shown on stderr as it ends (`what` `i+1`/`runs`).
+fn record(what: &str, i: u32, runs: u32, m: &child::Measured) -> RunRecord {
+    eprintln!(
+        "  {what} {}/{runs}: {:.3} s, {:.1} MiB, exit {}",
+        i + 1,
+        m.wall_seconds,
+        m.peak_rss_bytes as f64 / (1024.0 * 1024.0),
+        exit_text(m.exit)
+    );
+    RunRecord {
+        wall_seconds: m.wall_seconds,
+        peak_memory_bytes: m.peak_rss_bytes,
+        exit: exit_text(m.exit),
+    }
+}
+
 /// Run one row `a.runs` times (stopping at the first run that does not succeed).
 fn run_row(saturn: &Path, row: &Row, a: &Args) -> anyhow::Result<RowResult> {
     let args = saturn_args(row, a);
     let mut res = RowResult::new(row.clone());
     let mut figures = Vec::new();
+    let peer = row.meddly.as_ref().and_then(|m| m.command.as_ref());
     for i in 0..a.runs {
         let m = child::run(saturn, &args, kill_after(a.timeout))?;
-        eprintln!(
-            "  run {}/{}: {:.3} s, {:.1} MiB, exit {}",
-            i + 1,
-            a.runs,
-            m.wall_seconds,
-            m.peak_rss_bytes as f64 / (1024.0 * 1024.0),
-            exit_text(m.exit)
-        );
-        res.runs.push(RunRecord {
-            wall_seconds: m.wall_seconds,
-            peak_memory_bytes: m.peak_rss_bytes,
-            exit: exit_text(m.exit),
-        });
+        res.runs.push(record("run", i, a.runs, &m));
         match classify(&m) {
             Ok(f) => figures.push(f),
             Err((status, msg)) => {
@@ -163,6 +168,11 @@ fn run_row(saturn: &Path, row: &Row, a: &Args) -> anyhow::Result<RowResult> {
                 res.message = Some(msg);
                 break;
             }
+        }
+        if let Some(cmd) = peer {
+            let p = child::run(Path::new(&cmd[0]), &cmd[1..], kill_after(a.timeout))
+                .with_context(|| format!("cannot run Meddly's command {:?}", cmd[0]))?;
+            res.meddly_runs.push(record("Meddly", i, a.runs, &p));
         }
     }
     res.summarise(&figures);

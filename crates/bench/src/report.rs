@@ -114,6 +114,15 @@ pub struct RowResult {
     pub instructions: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub callgrind_note: Option<String>,
+    /// Meddly's runs, when the row gives its command (each right after one of ours).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub meddly_runs: Vec<RunRecord>,
+    /// Meddly's median wall time: measured side by side, else the table's figure.
+    pub meddly_seconds: Option<f64>,
+    /// Meddly's median peak memory: measured side by side, else the table's figure.
+    pub meddly_peak_memory_bytes: Option<u64>,
+    /// Were Meddly's figures measured in this run (not taken from the table)?
+    pub meddly_measured: bool,
     /// Our median wall time over Meddly's.
     pub ratio_time_vs_meddly: Option<f64>,
     /// Our median peak memory over Meddly's.
@@ -138,6 +147,10 @@ impl RowResult {
             transitions: None,
             instructions: None,
             callgrind_note: None,
+            meddly_runs: Vec::new(),
+            meddly_seconds: None,
+            meddly_peak_memory_bytes: None,
+            meddly_measured: false,
             ratio_time_vs_meddly: None,
             ratio_memory_vs_meddly: None,
         }
@@ -173,16 +186,36 @@ impl RowResult {
                 self.message = Some("the runs disagree on the state or transition count".into());
             }
         }
+        self.meddly_seconds = None;
+        self.meddly_peak_memory_bytes = None;
+        self.ratio_time_vs_meddly = None;
+        self.ratio_memory_vs_meddly = None;
+        if !self.meddly_runs.is_empty() {
+            self.meddly_measured = true;
+            if self.meddly_runs.iter().all(|r| r.exit == "0") {
+                let walls: Vec<f64> = self.meddly_runs.iter().map(|r| r.wall_seconds).collect();
+                let mems: Vec<f64> = self
+                    .meddly_runs
+                    .iter()
+                    .map(|r| r.peak_memory_bytes as f64)
+                    .collect();
+                self.meddly_seconds = median(&walls);
+                self.meddly_peak_memory_bytes = median(&mems).map(|m| m.round() as u64);
+            } else if self.message.is_none() {
+                self.message = Some("a Meddly run failed: no ratio against Meddly".into());
+            }
+        } else if let Some(m) = &self.row.meddly {
+            self.meddly_seconds = m.seconds;
+            self.meddly_peak_memory_bytes = m.memory_mib.map(|x| (x * MIB).round() as u64);
+        }
         if self.status != Status::Ok {
             return;
         }
-        if let Some(m) = self.row.meddly {
-            self.ratio_time_vs_meddly = ratio(self.wall_seconds, m.seconds);
-            self.ratio_memory_vs_meddly = ratio(
-                self.peak_memory_bytes.map(|b| b as f64),
-                m.memory_mib.map(|x| x * MIB),
-            );
-        }
+        self.ratio_time_vs_meddly = ratio(self.wall_seconds, self.meddly_seconds);
+        self.ratio_memory_vs_meddly = ratio(
+            self.peak_memory_bytes.map(|b| b as f64),
+            self.meddly_peak_memory_bytes.map(|b| b as f64),
+        );
     }
 }
 
@@ -291,6 +324,22 @@ fn opt<T>(x: Option<T>, f: impl Fn(T) -> String) -> String {
     x.map(f).unwrap_or_else(|| "-".to_string())
 }
 
+/// Meddly's figures for the table: `s / MiB`, `*` when measured side by side in this run.
+fn meddly_cell(r: &RowResult) -> String {
+    if r.meddly_seconds.is_none() && r.meddly_peak_memory_bytes.is_none() {
+        return "-".to_string();
+    }
+    format!(
+        "{} / {}{}",
+        opt(r.meddly_seconds, |t| format!("{t:.3}")),
+        opt(r.meddly_peak_memory_bytes, |b| format!(
+            "{:.1}",
+            b as f64 / MIB
+        )),
+        if r.meddly_measured { "*" } else { "" }
+    )
+}
+
 /// The readable table printed on stdout.
 pub fn render(results: &[RowResult], comps: &[Comparison], min_speedup: f64) -> String {
     let header = [
@@ -303,6 +352,7 @@ pub fn render(results: &[RowResult], comps: &[Comparison], min_speedup: f64) -> 
         "nodes final",
         "nodes peak",
         "states",
+        "Meddly s / MiB",
         "t/Meddly",
         "mem/Meddly",
         "instructions",
@@ -328,6 +378,7 @@ pub fn render(results: &[RowResult], comps: &[Comparison], min_speedup: f64) -> 
             opt(r.nodes_final, |n| n.to_string()),
             opt(r.nodes_peak, |n| n.to_string()),
             opt(r.states.as_deref(), short_count),
+            meddly_cell(r),
             opt(r.ratio_time_vs_meddly, |x| format!("{x:.2}x")),
             opt(r.ratio_memory_vs_meddly, |x| format!("{x:.2}x")),
             opt(r.instructions, |n| n.to_string()),
@@ -355,6 +406,12 @@ pub fn render(results: &[RowResult], comps: &[Comparison], min_speedup: f64) -> 
             let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
             let _ = writeln!(s, "{}", "-".repeat(total));
         }
+    }
+    if results.iter().any(|r| r.meddly_measured) {
+        let _ = writeln!(
+            s,
+            "* Meddly measured side by side in this run (medians, one Meddly run after each of ours)"
+        );
     }
     for r in results {
         if let Some(m) = &r.message {
@@ -465,6 +522,7 @@ mod tests {
     fn summary_and_meddly_ratios() {
         let mut r = RowResult::new(Row {
             meddly: Some(Reference {
+                command: None,
                 seconds: Some(2.0),
                 memory_mib: Some(4.0),
             }),
@@ -490,6 +548,33 @@ mod tests {
         assert_eq!(r.ratio_memory_vs_meddly, Some(0.5));
         assert_eq!(r.nodes_final, Some(48));
         assert_eq!(r.states.as_deref(), Some("4600"));
+
+        assert!(!r.meddly_measured);
+        assert!(render(&[r.clone()], &[], 100.0).contains("2.000 / 4.0 "));
+
+        // Meddly measured side by side: its medians replace the table's figures
+        for (t, mib) in [(4.0, 8.0), (8.0, 1.0), (6.0, 4.0)] {
+            r.meddly_runs.push(RunRecord {
+                wall_seconds: t,
+                peak_memory_bytes: (mib * MIB) as u64,
+                exit: "0".into(),
+            });
+        }
+        r.summarise(&[fig.clone(), fig.clone(), fig.clone()]);
+        assert!(r.meddly_measured);
+        assert_eq!(r.meddly_seconds, Some(6.0));
+        assert_eq!(r.ratio_time_vs_meddly, Some(2.0 / 6.0));
+        assert_eq!(r.ratio_memory_vs_meddly, Some(0.5));
+        let text = render(&[r.clone()], &[], 100.0);
+        assert!(text.contains("6.000 / 4.0*"), "{text}");
+        assert!(text.contains("measured side by side"));
+
+        // a failed Meddly run: no ratio, and a note
+        r.meddly_runs[1].exit = "1".into();
+        r.summarise(&[fig.clone(), fig.clone(), fig.clone()]);
+        assert_eq!(r.ratio_time_vs_meddly, None);
+        assert_eq!(r.ratio_memory_vs_meddly, None);
+        assert!(r.message.as_deref().unwrap().contains("Meddly run failed"));
 
         let other = ChildFigures {
             states: "4601".into(),

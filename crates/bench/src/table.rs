@@ -5,11 +5,18 @@ use std::path::Path;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
-/// Figures measured for the same model and method with Meddly (C++, `-O3`, whole process,
-/// medians on the benchmark machine). Either figure may be unknown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Meddly's figures for the same model and method: fixed ones (C++, `-O3`, whole process,
+/// medians on the benchmark machine; either may be unknown), or the command line of a Meddly
+/// build on this machine, which the harness then runs side by side with ours (one Meddly run
+/// after each of ours) and measures the same way; measured figures take the place of fixed
+/// ones.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reference {
+    /// The program and its arguments, e.g. `["/opt/meddly/examples/.libs/slot", "50",
+    /// "-dfs"]` (it must exit with 0; its output is not read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
     /// Whole-process wall time in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
@@ -54,6 +61,7 @@ pub const BUILTIN: &[&str] = &["default", "quick", "full"];
 
 fn row(model: &str, method: &str, seconds: Option<f64>, memory_mib: Option<f64>) -> Row {
     let meddly = (seconds.is_some() || memory_mib.is_some()).then_some(Reference {
+        command: None,
         seconds,
         memory_mib,
     });
@@ -150,6 +158,11 @@ pub fn parse(text: &str) -> anyhow::Result<Vec<Row>> {
         if r.model.trim().is_empty() {
             bail!("a row has an empty model");
         }
+        if let Some(c) = r.meddly.as_ref().and_then(|m| m.command.as_ref()) {
+            if c.first().is_none_or(|p| p.trim().is_empty()) {
+                bail!("{}: Meddly's command has no program", r.model);
+            }
+        }
     }
     Ok(rows)
 }
@@ -184,8 +197,16 @@ mod tests {
         assert_eq!(rows[0].method, "saturation");
         assert_eq!(rows[0].order, None);
         assert_eq!(rows[1].order.as_deref(), Some("sloan"));
-        assert_eq!(rows[1].meddly.unwrap().seconds, Some(1.5));
-        assert_eq!(rows[1].meddly.unwrap().memory_mib, None);
+        let m = rows[1].meddly.as_ref().unwrap();
+        assert_eq!(
+            (m.seconds, m.memory_mib, m.command.as_ref()),
+            (Some(1.5), None, None)
+        );
+        let side =
+            parse(r#"[{"model": "kanban:5", "meddly": {"command": ["kanban", "5"]}}]"#).unwrap();
+        let cmd = side[0].meddly.as_ref().unwrap().command.clone();
+        assert_eq!(cmd, Some(vec!["kanban".to_string(), "5".to_string()]));
+        assert!(parse(r#"[{"model": "kanban:5", "meddly": {"command": []}}]"#).is_err());
         assert!(parse("[]").is_err());
         assert!(parse(r#"[{"model": "kanban:5", "metod": "bfs"}]"#).is_err());
         assert!(parse(r#"[{"model": " "}]"#).is_err());
