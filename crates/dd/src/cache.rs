@@ -166,10 +166,11 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
 
     /// Grow ahead of need to `n` slots, but no further than twice the entries both stored and
     /// looked up so far (rounded up to a power of two): an owner sizing all its caches to the
-    /// forest grows only those in use. Saturation's cache of saturated nodes is looked up once a node and never
-    /// hits on the foundation table; grown with the others it held 0.5 MiB on kanban N=200, 2
-    /// on kanban N=400 and 4 on slotted ring N=50, all of it resident (the slots are written
-    /// vacant). Evictions still grow a cache (see [`Cache::insert`]).
+    /// forest grows only those in use. Saturation's cache of saturated nodes is written for
+    /// every node saturation builds and never hits on the foundation table; grown with the
+    /// others it held 0.5 MiB on kanban N=200, 2 on kanban N=400 and 4 on slotted ring N=50,
+    /// all of it resident (the slots are written vacant). Evictions still grow a cache that is
+    /// looked up (see [`Cache::insert`]).
     pub fn grow_ahead(&mut self, n: usize) {
         let lookups = usize::try_from(self.hits + self.misses).unwrap_or(usize::MAX);
         let used = self.stored.min(lookups).saturating_mul(2);
@@ -306,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn growing_ahead_stops_at_twice_what_was_stored() {
+    fn growing_ahead_stops_at_twice_what_was_stored_and_looked_up() {
         let mut c: Cache<NodeId, NodeId> = Cache::new(4);
         c.grow_ahead(1 << 12);
         assert_eq!(c.len_slots(), 16, "nothing stored: no growth");
