@@ -13,7 +13,7 @@ The corpus stays outside the repository: bring it in with the library's `fetch`
 (TINA.tedd's), leaving out those under ../shared/benchmarks/mcc; `sample` draws
 `--per-family` of them per family (seeded, so the same seed draws the same sample;
 `--exclude LIST` leaves out earlier samples). `run` extracts each instance under
-WORK/inst, runs `saturn mcc DIR --examination StateSpace --timeout T` one at a time,
+WORK/inst (an OUT that exists is resumed: its instances are not run again), runs `saturn mcc DIR --examination StateSpace --timeout T` one at a time,
 compares the four figures with the oracle and writes one row per instance: name, kind,
 status (ok, wrong, none), seconds, peak memory (KiB) and the techniques printed. A
 `wrong` row is a disagreement with the oracle. Kinds, from the oracle and the net:
@@ -67,9 +67,17 @@ def family(name):
     return name.split("-PT-")[0]
 
 
+def inputs(corpus):
+    out = subprocess.run(["git", "-C", str(corpus), "ls-tree", "--name-only", "gh-pages",
+                          "INPUTS/"], capture_output=True, text=True, check=True).stdout
+    return {l[len("INPUTS/"):-len(".tgz")] for l in out.split() if l.endswith(".tgz")}
+
+
 def listed(corpus, work):
+    """Instances with a StateSpace answer and a model in INPUTS, outside ../shared."""
     shared = {p.name for p in SHARED.iterdir()} if SHARED.exists() else set()
-    return sorted(n for n in oracle(corpus, work) if n not in shared)
+    have = inputs(corpus)
+    return sorted(n for n in oracle(corpus, work) if n not in shared and n in have)
 
 
 def instance(corpus, work, name):
@@ -96,8 +104,17 @@ def run(a):
     want = oracle(corpus, work)
     names = [n.strip() for n in pathlib.Path(a.list).read_text().split() if n.strip()]
     rows, t0 = [], time.time()
-    with open(a.out, "w") as out:
+    done = read(a.out) if pathlib.Path(a.out).exists() else {}
+    have = inputs(corpus)
+    with open(a.out, "a") as out:
         for i, name in enumerate(names):
+            if name in done:
+                rows.append(done[name])
+                continue
+            if name not in have:
+                print(f"[{i + 1}/{len(names)}] {name}: no model in INPUTS, skipped",
+                      file=sys.stderr)
+                continue
             figs = want[name]
             d = instance(corpus, work, name)
             k = kind(d, figs)

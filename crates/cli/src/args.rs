@@ -119,6 +119,17 @@ pub enum ScalingArg {
     Off,
 }
 
+/// Whether the StateSpace figures of a bounded net with many tokens per place may come from
+/// the polytope of its P-semiflows on binary counters, without a fixpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolytopeArg {
+    /// When a place may hold many tokens: the polytope's markings, when a ranking proves them
+    /// all reachable (otherwise the net is generated as usual)
+    Auto,
+    /// Always generate the net
+    Off,
+}
+
 /// Whether an explicit-state search races the symbolic generation (StateSpace figures only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ExplicitArg {

@@ -178,8 +178,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             ))
             .into())
         }
-        // not raced here (ExplicitArg::Off above): the figures alone cannot check formulas
-        Outcome::Counted(_) => {
+        // not raced here (ExplicitArg::Off above, no polytope): the figures alone cannot
+        // check formulas
+        Outcome::Counted(_) | Outcome::Polytope(_) => {
             return Err(Failure::error(format!(
                 "{}: CTL model checking needs the decision diagram, not explicit counts",
                 a.model

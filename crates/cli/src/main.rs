@@ -17,6 +17,7 @@ mod memory;
 mod out;
 mod parse_pnml;
 mod parse_prism;
+mod polytope;
 mod prism_csl;
 mod progress;
 mod queries;

@@ -10,11 +10,12 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{
-    BoundednessArg, EuMethodArg, ExplicitArg, LimitArgs, MethodArg, OrderArg, RelationsArg,
-    ScalingArg,
+    BoundednessArg, EuMethodArg, ExplicitArg, LimitArgs, MethodArg, OrderArg, PolytopeArg,
+    RelationsArg, ScalingArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
+use crate::polytope::Polytope;
 use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
@@ -72,6 +73,10 @@ pub struct MccArgs {
     /// they are provably polynomials in the scale of the initial marking).
     #[arg(long, value_enum, default_value_t = ScalingArg::Auto)]
     pub scaling: ScalingArg,
+    /// Figures of a bounded net with many tokens per place from the polytope of its
+    /// P-semiflows, when every marking of it is proved reachable (auto), or always generate.
+    #[arg(long, value_enum, default_value_t = PolytopeArg::Auto)]
+    pub polytope: PolytopeArg,
     /// Race an explicit-state search beside the generation (StateSpace only).
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
@@ -288,8 +293,14 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExplicitArg::Off
     };
+    // a bounded net with many tokens per place: its P-semiflows' polytope races too
+    let polytope = if items.is_none() {
+        Polytope::new(&net, bounds.as_ref(), a.polytope, explicit, &run_limits)
+    } else {
+        None
+    };
     match crate::race::generate_raced(
-        Racers::new(&net, bounds, explicit, a.order),
+        Racers::new(&net, bounds, explicit, a.order).with_polytope(polytope),
         &models,
         a.method.method(),
         a.relations.relations(),
@@ -358,6 +369,10 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 "max_tokens_marking": c.max_tokens_marking,
             });
             answer(a, exam, &lines, extra)
+        }
+        Ok(Outcome::Polytope(p)) => {
+            let lines = crate::polytope::polytope_lines(&p, t);
+            answer(a, exam, &lines, crate::polytope::polytope_json(&p))
         }
         Ok(Outcome::Generated { ss, .. }) => {
             let m = &ss.metrics;

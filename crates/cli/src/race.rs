@@ -35,8 +35,11 @@ pub use crate::witness::WitnessText;
 use saturn_explicit::Counts;
 use saturn_model::bounded::{self, Boundedness, StructuralBounds};
 use saturn_model::{Model, PetriNet};
+use saturn_symbolic::binary::PolytopeStateSpace;
 use saturn_symbolic::statespace::{generate_portfolio_helped, StateSpace};
 use saturn_symbolic::{Interrupted, Limits, Method, Relations};
+
+use crate::polytope::Polytope;
 
 /// How a raced run ends.
 pub enum Outcome {
@@ -46,6 +49,8 @@ pub enum Outcome {
     Unbounded(WitnessText),
     /// The StateSpace figures, counted by the explicit search.
     Counted(Counts),
+    /// The StateSpace figures of the P-semiflows' polytope, proved reachable.
+    Polytope(Box<PolytopeStateSpace>),
 }
 
 /// Memory the witness search may use for its markings while it races the generation (kept
@@ -54,7 +59,7 @@ const RACE_SEARCH_BYTES: usize = 16 << 20;
 
 /// The work budget of [`quick_bounds`] (a tenth of the default: at most a few tenths of a
 /// second).
-const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
+pub(crate) const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 
 /// How long the generation runs alone before the explicit search starts beside it.
 pub const EXPLICIT_DELAY: Duration = Duration::from_secs(1);
@@ -141,6 +146,8 @@ pub struct Racers<'n> {
     pub explicit: Option<Explicit<'n>>,
     /// The explicit search alone, no generation.
     pub explicit_only: bool,
+    /// The P-semiflows' polytope on binary counters ([`crate::polytope`]).
+    pub polytope: Option<Polytope<'n>>,
 }
 
 impl<'n> Racers<'n> {
@@ -150,7 +157,14 @@ impl<'n> Racers<'n> {
             witness: None,
             explicit: None,
             explicit_only: false,
+            polytope: None,
         }
+    }
+
+    /// These racers and the polytope's (when it qualifies, [`Polytope::new`]).
+    pub fn with_polytope(mut self, polytope: Option<Polytope<'n>>) -> Racers<'n> {
+        self.polytope = polytope;
+        self
     }
 
     /// The racers of a run on `net`: the witness search when the quick structural bounds (if
@@ -172,6 +186,7 @@ impl<'n> Racers<'n> {
             }),
             witness: bounds.filter(|b| !b.all_covered()).map(|b| (net, b)),
             explicit_only: explicit == ExplicitArg::Only,
+            polytope: None,
         }
     }
 
@@ -227,7 +242,7 @@ pub fn generate_raced(
         return x.count(&limits, progress).map(Outcome::Counted);
     }
     let start = Instant::now();
-    if racers.witness.is_none() && racers.explicit.is_none() {
+    if racers.witness.is_none() && racers.explicit.is_none() && racers.polytope.is_none() {
         // the second core helps once the run has taken as long as a racer would wait
         let helper = || start.elapsed() >= EXPLICIT_DELAY;
         return generate_portfolio_helped(
@@ -246,6 +261,7 @@ pub fn generate_raced(
     }
     // One flag per run, shared with the engine's limits (which need a `'static` reference).
     let cancel_generation: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let stop_polytope: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let (stop_search, stop_explicit) = (AtomicBool::new(false), AtomicBool::new(false));
     let race_limits = bounded::Limits {
         max_search_bytes: RACE_SEARCH_BYTES.min(search_bytes(&limits)),
@@ -257,7 +273,9 @@ pub fn generate_raced(
     };
     // racers still running: the portfolio takes the second core once there are none
     let running = AtomicUsize::new(
-        usize::from(racers.witness.is_some()) + usize::from(racers.explicit.is_some()),
+        usize::from(racers.witness.is_some())
+            + usize::from(racers.explicit.is_some())
+            + usize::from(racers.polytope.is_some()),
     );
     let helper = || running.load(Ordering::Relaxed) == 0;
     // the most states the generation has proven reachable (log10, as f64 bits)
@@ -280,6 +298,22 @@ pub fn generate_raced(
                     }
                     _ => None,
                 }
+            })
+        });
+        // the polytope from the start: it either answers in seconds or gives up
+        let poly = racers.polytope.as_ref().map(|p| {
+            scope.spawn(|| {
+                let _end = Ended(&running);
+                let stop = Limits {
+                    cancel: Some(stop_polytope),
+                    cancel_also: limits.cancel.or(limits.cancel_also),
+                    ..limits
+                };
+                let found = p.run(&stop)?;
+                stop_search.store(true, Ordering::Relaxed);
+                stop_explicit.store(true, Ordering::Relaxed);
+                cancel_generation.store(true, Ordering::Relaxed);
+                Some(found)
             })
         });
         let counter = racers.explicit.as_ref().map(|x| {
@@ -315,6 +349,7 @@ pub fn generate_raced(
         let stop_all = || {
             stop_search.store(true, Ordering::Relaxed);
             stop_explicit.store(true, Ordering::Relaxed);
+            stop_polytope.store(true, Ordering::Relaxed);
             if let Some(c) = &counter {
                 c.thread().unpark();
             }
@@ -347,6 +382,9 @@ pub fn generate_raced(
         }
         let counted = counter.and_then(|h| h.join().ok().flatten());
         let witness = searcher.and_then(|h| h.join().ok().flatten());
+        if let Some(p) = poly.and_then(|h| h.join().ok().flatten()) {
+            return Ok(Outcome::Polytope(Box::new(p)));
+        }
         if let Some(c) = counted {
             return Ok(Outcome::Counted(c));
         }

@@ -7,9 +7,12 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::args::{BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg, ScalingArg};
+use crate::args::{
+    BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg, PolytopeArg, ScalingArg,
+};
 use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
 use crate::out;
+use crate::polytope::Polytope;
 use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use saturn_symbolic::Relations;
@@ -29,6 +32,10 @@ pub struct StateSpaceArgs {
     /// they are provably polynomials in the scale of the initial marking).
     #[arg(long, value_enum, default_value_t = ScalingArg::Auto)]
     pub scaling: ScalingArg,
+    /// Figures of a bounded net with many tokens per place from the polytope of its
+    /// P-semiflows, when every marking of it is proved reachable (auto), or always generate.
+    #[arg(long, value_enum, default_value_t = PolytopeArg::Auto)]
+    pub polytope: PolytopeArg,
     /// Race an explicit-state search beside the generation (Petri nets).
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
@@ -147,10 +154,14 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         BoundednessArg::Off => None,
     };
     // the net is kept for the racers only (and the witness's names)
-    let net = Racers::needs_net(bounds.as_ref(), a.explicit, order).then_some(net);
+    let poly = Polytope::wanted(bounds.as_ref(), a.polytope, a.explicit);
+    let net = (poly || Racers::needs_net(bounds.as_ref(), a.explicit, order)).then_some(net);
     crate::memory::release_freed();
     let racers = match &net {
-        Some(net) => Racers::new(net, bounds, a.explicit, order),
+        Some(net) => {
+            let p = Polytope::new(net, bounds.as_ref(), a.polytope, a.explicit, &limits);
+            Racers::new(net, bounds, a.explicit, order).with_polytope(p)
+        }
         None => {
             // settled: the bounds go too (a word per place, 1 MB on 60,000 places)
             drop(bounds);
@@ -226,6 +237,33 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                     c.transitions,
                     c.max_tokens_place,
                     c.max_tokens_marking,
+                    peak_memory_line(peak)
+                ))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        Outcome::Polytope(p) => {
+            let seconds = t0.elapsed().as_secs_f64();
+            let peak = peak_memory_bytes();
+            let m = &p.metrics;
+            if a.json {
+                let mut v = object(crate::polytope::polytope_json(&p));
+                v["seconds"] = json!(seconds);
+                v["peak_memory_bytes"] = json!(peak);
+                out::println(v)?;
+            } else {
+                out::print(&format!(
+                    "model: {} ({} places, {} transitions)\nengine: symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; every marking of it reachable, by the {} ranking)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\nMDD nodes: {} final\ntime: {seconds:.3} s\n{}\n",
+                    a.model,
+                    n_places,
+                    n_transitions,
+                    p.levels,
+                    p.ranking,
+                    m.states,
+                    m.transitions,
+                    m.max_local,
+                    m.max_sum,
+                    m.nodes,
                     peak_memory_line(peak)
                 ))?;
             }

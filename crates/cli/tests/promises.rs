@@ -195,8 +195,26 @@ fn huge_initial_marking_never_aborts() {
     );
     // generated as it is, a token count too large to store is not a proof of unboundedness:
     // the net is bounded, and the run ran out of room (JSON status `memory`)
-    let v = json(&["statespace", &huge, "--json", "--scaling", "off"], 3);
+    let v = json(
+        &[
+            "statespace",
+            &huge,
+            "--json",
+            "--scaling",
+            "off",
+            "--polytope",
+            "off",
+        ],
+        3,
+    );
     assert_envelope(&v, "memory");
+    // its P-semiflow a + b = 4e9 on binary counters: every marking of it reachable
+    let v = json(&["statespace", &huge, "--json", "--scaling", "off"], 0);
+    assert_envelope(&v, "ok");
+    assert_eq!(v["engine"], "polytope");
+    assert_eq!(v["states"], "4000000001");
+    assert_eq!(v["transitions"], "4000000000");
+    assert_eq!(v["max_tokens_place"], 4_000_000_000u64);
     // its figures are polynomials in its tokens (one transition from a to b): exact by scaling
     let v = json(&["statespace", &huge, "--json"], 0);
     assert_envelope(&v, "ok");

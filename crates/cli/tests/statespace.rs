@@ -261,7 +261,15 @@ fn figures_by_scaling_match_direct_generation_and_the_explicit_search() {
     assert_eq!(scaled["scale"], 30);
     assert_eq!(scaled["scales_generated"], 7);
     assert_eq!(scaled["degree"], 5);
-    let direct = json(&["statespace", net, "--json", "--scaling", "off"]);
+    let direct = json(&[
+        "statespace",
+        net,
+        "--json",
+        "--scaling",
+        "off",
+        "--polytope",
+        "off",
+    ]);
     assert_eq!(direct["engine"], "symbolic");
     let explicit = json(&["statespace", net, "--json", "--explicit", "only"]);
     assert_eq!(explicit["engine"], "explicit");

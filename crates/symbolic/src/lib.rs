@@ -6,6 +6,7 @@
 //! Knows nothing of file formats; knows the model only through `saturn_model::Model`.
 
 pub mod atoms;
+pub mod binary;
 pub mod closure;
 pub mod ctl;
 pub mod encode;

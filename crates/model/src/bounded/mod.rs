@@ -28,7 +28,9 @@ mod walks;
 
 pub use coverability::{find_witness, SearchOutcome};
 pub(crate) use farkas::gcd;
-pub use semiflows::{p_semiflow_supports, structural_bounds, StructuralBounds};
+pub use semiflows::{
+    p_semiflow_supports, p_semiflows, structural_bounds, t_semiflow_supports, StructuralBounds,
+};
 pub use walks::walk_witness;
 
 /// The random walks [`walk_witness`] makes before the depth-first search starts (on a net with

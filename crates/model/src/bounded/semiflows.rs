@@ -70,6 +70,22 @@ pub fn p_semiflow_supports(
     limits: &Limits,
     stop: &dyn Fn() -> bool,
 ) -> (Vec<Vec<usize>>, bool) {
+    let (flows, complete) = p_semiflows(net, limits, stop);
+    let supports = flows
+        .into_iter()
+        .map(|f| f.into_iter().map(|(p, _)| p).collect())
+        .collect();
+    (supports, complete)
+}
+
+/// The minimal P-semiflows (`y >= 0`, `y^T C = 0`, as sparse `(place, coefficient)` rows
+/// sorted by place) the Farkas algorithm finds within `limits`, and whether it ran to
+/// completion. Inhibitor arcs are ignored.
+pub fn p_semiflows(
+    net: &PetriNet,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<Vec<(usize, i64)>>, bool) {
     let Some(incidence) = incidence_rows(net) else {
         return (Vec::new(), false);
     };
@@ -80,12 +96,67 @@ pub fn p_semiflow_supports(
         limits,
         stop,
     );
-    let supports = rays
+    let flows = rays
         .iter()
         .filter(|r| r.v.is_empty())
-        .map(|r| r.y.iter().map(|e| e.0 as usize).collect())
+        .map(|r| r.y.iter().map(|e| (e.0 as usize, e.1)).collect())
         .collect();
-    (supports, complete)
+    (flows, complete)
+}
+
+/// The supports (sorted transitions) of the minimal T-semiflows (`x >= 0`, `C x = 0`: firing
+/// counts that lead back to the marking they start from) the Farkas algorithm finds within
+/// `limits`, and whether it ran to completion (then every T-semiflow is a nonnegative
+/// combination of those found). Computed as the P-semiflows of the dual net (a place per
+/// transition, a transition per place, incidence `C^T`). Inhibitor arcs are ignored.
+pub fn t_semiflow_supports(
+    net: &PetriNet,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> (Vec<Vec<usize>>, bool) {
+    let mut dual = PetriNet {
+        name: String::new(),
+        places: (0..net.transitions.len())
+            .map(|_| crate::Place {
+                id: String::new(),
+                name: String::new(),
+                initial: 0,
+            })
+            .collect(),
+        transitions: vec![crate::Transition::default(); net.places.len()],
+    };
+    for (t, tr) in net.transitions.iter().enumerate() {
+        let mut effect: Vec<(usize, i128)> = Vec::new();
+        for a in &tr.inputs {
+            effect.push((a.place, -i128::from(a.weight)));
+        }
+        for a in &tr.outputs {
+            effect.push((a.place, i128::from(a.weight)));
+        }
+        effect.sort_unstable_by_key(|e| e.0);
+        let mut i = 0;
+        while i < effect.len() {
+            let p = effect[i].0;
+            let mut c = 0i128;
+            while i < effect.len() && effect[i].0 == p {
+                c += effect[i].1;
+                i += 1;
+            }
+            let Ok(w) = u64::try_from(c.unsigned_abs()) else {
+                return (Vec::new(), false);
+            };
+            let arc = crate::Arc {
+                place: t,
+                weight: w,
+            };
+            match c.signum() {
+                1 => dual.transitions[p].outputs.push(arc),
+                -1 => dual.transitions[p].inputs.push(arc),
+                _ => {}
+            }
+        }
+    }
+    p_semiflow_supports(&dual, limits, stop)
 }
 
 /// The initial tableau: one unit row per place, `v` its row of the incidence matrix. `None`

@@ -1,0 +1,134 @@
+//! The StateSpace figures of a bounded net with many tokens per place from the polytope of its
+//! P-semiflows on binary counters (issue 12, [`saturn_symbolic::binary`]), raced beside the
+//! generation ([`crate::race`]): first to finish answers; when no ranking proves every marking
+//! of the polytope reachable the racer just ends, and the generation goes on alone.
+
+use saturn_model::bounded::{self, StructuralBounds};
+use saturn_model::PetriNet;
+use saturn_symbolic::binary::{polytope_state_space, PolytopeStateSpace};
+use saturn_symbolic::Limits;
+use serde_json::json;
+
+use crate::args::{ExplicitArg, PolytopeArg};
+
+/// Tried only when some place may hold at least this many tokens: below it, one level per
+/// count is as small.
+const WIDE: u64 = 16;
+
+/// The most nodes the polytope's diagram may take.
+const MAX_NODES: usize = 4_000_000;
+
+/// What the racer needs: the net, every place's structural bound, the P-semiflows and the
+/// place order within a block of bits.
+pub struct Polytope<'n> {
+    pub net: &'n PetriNet,
+    bounds: Vec<u64>,
+    flows: Vec<Vec<(usize, i64)>>,
+    /// The minimal T-semiflows' supports, when the quick budget found them all.
+    t_flows: Option<Vec<Vec<usize>>>,
+    order: Vec<usize>,
+}
+
+impl<'n> Polytope<'n> {
+    /// Does a run race the polytope: `--polytope auto`, not the explicit search alone, the
+    /// quick structural bounds cover every place and one of them is wide?
+    pub fn wanted(
+        bounds: Option<&StructuralBounds>,
+        arg: PolytopeArg,
+        explicit: ExplicitArg,
+    ) -> bool {
+        arg == PolytopeArg::Auto
+            && explicit != ExplicitArg::Only
+            && bounds.is_some_and(|b| {
+                b.all_covered() && b.bounds.iter().any(|x| x.is_some_and(|x| x >= WIDE))
+            })
+    }
+
+    /// The racer, when `--polytope auto` asks for it, the run is not the explicit search
+    /// alone, the quick structural bounds cover every place, one of them is wide, and the net
+    /// has P-semiflows (within the quick structural budget).
+    pub fn new(
+        net: &'n PetriNet,
+        bounds: Option<&StructuralBounds>,
+        arg: PolytopeArg,
+        explicit: ExplicitArg,
+        limits: &Limits,
+    ) -> Option<Polytope<'n>> {
+        if !Polytope::wanted(bounds, arg, explicit) {
+            return None;
+        }
+        let b: Vec<u64> = bounds?.bounds.iter().copied().collect::<Option<_>>()?;
+        let stop = || limits.check().is_err();
+        let quick = bounded::Limits {
+            max_work: crate::race::QUICK_STRUCTURAL_WORK,
+            ..bounded::Limits::default()
+        };
+        let (flows, _) = bounded::p_semiflows(net, &quick, &stop);
+        if flows.is_empty() {
+            return None;
+        }
+        let (t_flows, complete) = bounded::t_semiflow_supports(net, &quick, &stop);
+        let t_flows = complete.then_some(t_flows);
+        let order = saturn_model::order::by_name(net, "force")
+            .unwrap_or_else(|_| saturn_model::order::file_order(net));
+        Some(Polytope {
+            net,
+            bounds: b,
+            flows,
+            t_flows,
+            order,
+        })
+    }
+
+    /// The figures, or `None` when no ranking proves the polytope reachable, the diagram grows
+    /// too large, or `limits` stop it.
+    pub fn run(&self, limits: &Limits) -> Option<PolytopeStateSpace> {
+        polytope_state_space(
+            self.net,
+            &self.bounds,
+            &self.flows,
+            self.t_flows.as_deref(),
+            &self.order,
+            limits,
+            MAX_NODES,
+        )
+        .ok()
+        .flatten()
+    }
+}
+
+/// The contest's four lines (`techniques`: `TECHNIQUES ...`): the figures rest on the net's
+/// P-semiflows and a ranking (topological), on decision diagrams.
+pub fn polytope_lines(p: &PolytopeStateSpace, techniques: &str) -> Vec<String> {
+    let m = &p.metrics;
+    vec![
+        format!("STATE_SPACE STATES {} {techniques} TOPOLOGICAL", m.states),
+        format!(
+            "STATE_SPACE TRANSITIONS {} {techniques} TOPOLOGICAL",
+            m.transitions
+        ),
+        format!(
+            "STATE_SPACE MAX_TOKEN_IN_PLACE {} {techniques} TOPOLOGICAL",
+            m.max_local
+        ),
+        format!(
+            "STATE_SPACE MAX_TOKEN_PER_MARKING {} {techniques} TOPOLOGICAL",
+            m.max_sum
+        ),
+    ]
+}
+
+/// The JSON fields of figures from the polytope (`saturn statespace --json`, `saturn mcc
+/// --json`).
+pub fn polytope_json(p: &PolytopeStateSpace) -> serde_json::Value {
+    json!({
+        "engine": "polytope",
+        "ranking": p.ranking,
+        "boolean_levels": p.levels,
+        "nodes_final": p.metrics.nodes,
+        "states": p.metrics.states.to_string(),
+        "transitions": p.metrics.transitions.to_string(),
+        "max_tokens_place": p.metrics.max_local,
+        "max_tokens_marking": p.metrics.max_sum,
+    })
+}

@@ -1,0 +1,199 @@
+//! The ranking certificate that the invariants' polytope `P` is reachable: weights `w` per
+//! place such that every marking of `P` but `m0` is the successor, by a transition `t` with
+//! `w·C(t) > 0`, of a marking of `P`.
+
+use std::collections::VecDeque;
+
+use saturn_dd::{Dd, NodeId};
+use saturn_model::PetriNet;
+
+/// The weights tried, by name: `distance`, each place's distance (in transitions) from the
+/// places marked initially, so that moving tokens away from where they started ranks higher
+/// (diffusion, chains of reactions); `unmarked`, one per token in a place empty initially.
+pub fn rankings(net: &PetriNet) -> Vec<(&'static str, Vec<i128>)> {
+    let n = net.places.len();
+    let mut dist = vec![i128::MAX; n];
+    let mut queue = VecDeque::new();
+    for (p, pl) in net.places.iter().enumerate() {
+        if pl.initial > 0 {
+            dist[p] = 0;
+            queue.push_back(p);
+        }
+    }
+    // place -> transitions consuming from it -> their output places
+    let mut consumers = vec![Vec::new(); n];
+    for (t, tr) in net.transitions.iter().enumerate() {
+        for a in &tr.inputs {
+            consumers[a.place].push(t);
+        }
+    }
+    while let Some(p) = queue.pop_front() {
+        for &t in &consumers[p] {
+            for a in &net.transitions[t].outputs {
+                if dist[a.place] == i128::MAX {
+                    dist[a.place] = dist[p] + 1;
+                    queue.push_back(a.place);
+                }
+            }
+        }
+    }
+    let distance = dist
+        .iter()
+        .map(|&d| if d == i128::MAX { 0 } else { d })
+        .collect();
+    // formation: a place first produced by a transition whose inputs all have weights weighs
+    // one more than those inputs together, so each step of a chain of reactions gains
+    let mut form = vec![None::<i128>; n];
+    for (p, pl) in net.places.iter().enumerate() {
+        if pl.initial > 0 {
+            form[p] = Some(0);
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for tr in &net.transitions {
+            let Some(sum) = tr.inputs.iter().try_fold(0i128, |acc, a| {
+                form[a.place].map(|w| acc.saturating_add(w.saturating_mul(i128::from(a.weight))))
+            }) else {
+                continue;
+            };
+            for a in &tr.outputs {
+                if form[a.place].is_none() {
+                    form[a.place] = Some(sum.saturating_add(1).min(1 << 60));
+                    changed = true;
+                }
+            }
+        }
+    }
+    let formation = form.iter().map(|w| w.unwrap_or(0)).collect();
+    let unmarked = net
+        .places
+        .iter()
+        .map(|pl| i128::from(pl.initial == 0))
+        .collect();
+    vec![
+        ("distance", distance),
+        ("formation", formation),
+        ("unmarked", unmarked),
+    ]
+}
+
+/// The successors of a set by each transition, computed once each.
+pub struct Images<'r> {
+    pub rels: &'r [NodeId],
+    done: Vec<Option<NodeId>>,
+}
+
+impl<'r> Images<'r> {
+    pub fn new(rels: &'r [NodeId]) -> Images<'r> {
+        Images {
+            rels,
+            done: vec![None; rels.len()],
+        }
+    }
+
+    /// The image of `p` (always the same set) by transition `t`.
+    pub fn get(&mut self, dd: &mut Dd, p: NodeId, t: usize) -> NodeId {
+        let r = self.rels[t];
+        *self.done[t].get_or_insert_with(|| {
+            if r.is_empty() {
+                NodeId::EMPTY
+            } else {
+                saturn_dd::image(&mut dd.sets, &dd.rels, p, r)
+            }
+        })
+    }
+}
+
+/// `w·C(t)` per transition.
+pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
+    net.transitions
+        .iter()
+        .map(|tr| {
+            let out: i128 = tr
+                .outputs
+                .iter()
+                .map(|a| w[a.place] * i128::from(a.weight))
+                .sum();
+            let inp: i128 = tr
+                .inputs
+                .iter()
+                .map(|a| w[a.place] * i128::from(a.weight))
+                .sum();
+            out - inp
+        })
+        .collect()
+}
+
+/// A proof that every marking of `p` is reachable from `m0` (the singleton `init`): a set `S`
+/// of transitions such that every marking of `p` but `m0` is the successor, by a transition of
+/// `S`, of a marking of `p`, and some weights `w` make every transition of `S` gain
+/// (`w·C(t) > 0`). Then from any marking one can go back within `p`, `w` strictly decreasing,
+/// and that walk (in the finite `p`) can only end at `m0`. `S` starts as the transitions
+/// that gain under a ranking of [`rankings`]; when markings are left uncovered, it grows by
+/// transitions that cover some of them, as long as it holds no T-semiflow's support (by
+/// Gordan's theorem exactly when weights making all of `S` gain exist; `t_flows` must then
+/// be every minimal T-semiflow's support, `None` when they are not known, and `S` stays the
+/// ranking's). `rels[t]` is transition `t`'s relation, `images[t]` (filled on demand, see
+/// [`Images`]) the successors of `p` by it. Returns the ranking's name.
+pub fn certify(
+    dd: &mut Dd,
+    net: &PetriNet,
+    p: NodeId,
+    init: NodeId,
+    images: &mut Images<'_>,
+    t_flows: Option<&[Vec<usize>]>,
+    stop: &dyn Fn() -> bool,
+) -> Option<&'static str> {
+    let rels = images.rels;
+    let mut image = |dd: &mut Dd, t: usize| images.get(dd, p, t);
+    let target = dd.sets.minus(p, init);
+    for (name, w) in rankings(net) {
+        if stop() {
+            return None;
+        }
+        let g = gains(net, &w);
+        let mut in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
+        let mut left = target;
+        for (t, _) in in_s.iter().enumerate().filter(|x| *x.1) {
+            if left.is_empty() {
+                break;
+            }
+            let img = image(dd, t);
+            left = dd.sets.minus(left, img);
+        }
+        let Some(flows) = t_flows else {
+            if left.is_empty() {
+                return Some(name);
+            }
+            continue;
+        };
+        // grow S, the transitions that lose least first
+        let mut rest: Vec<usize> = (0..rels.len()).filter(|&t| !in_s[t]).collect();
+        rest.sort_by_key(|&t| std::cmp::Reverse(g[t]));
+        for t in rest {
+            if left.is_empty() || stop() {
+                break;
+            }
+            let img = image(dd, t);
+            let now = dd.sets.minus(left, img);
+            if now == left {
+                continue;
+            }
+            in_s[t] = true;
+            let cycle = flows
+                .iter()
+                .any(|f| f.contains(&t) && f.iter().all(|&u| in_s[u]));
+            if cycle {
+                in_s[t] = false;
+            } else {
+                left = now;
+            }
+        }
+        if left.is_empty() {
+            return Some(name);
+        }
+    }
+    None
+}

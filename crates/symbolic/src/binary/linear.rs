@@ -1,0 +1,140 @@
+//! The set of markings `{x : Y x = c}` within the layout's bits, as a quasi-reduced MDD read
+//! least significant bits first: per equation the state is the carry of the sum so far, so
+//! a conservation law over places holding thousands of tokens needs a handful of nodes per
+//! level instead of one per partial sum.
+
+use hashbrown::HashMap;
+use saturn_dd::{Edge, Forest, NodeId};
+
+use super::Layout;
+
+/// Equations `sum_p y_p x_p = c`, sparse by place.
+pub struct System {
+    /// Per place: the equations it appears in, with its coefficient.
+    by_place: Vec<Vec<(usize, i128)>>,
+    /// The right-hand sides.
+    rhs: Vec<i128>,
+    /// Per equation and block `b`: the least and greatest value the bits above block `b` can
+    /// add (in units of `2^(b+1)`).
+    range: Vec<Vec<(i128, i128)>>,
+}
+
+impl System {
+    /// The equations `rows` (sparse `(place, coefficient)`) with right-hand sides the values
+    /// they take on `m0`; `None` when a value does not fit.
+    pub fn new(rows: &[Vec<(usize, i64)>], m0: &[u64], layout: &Layout) -> Option<System> {
+        let mut by_place = vec![Vec::new(); m0.len()];
+        let mut rhs = Vec::with_capacity(rows.len());
+        let blocks = layout.bits.iter().copied().max().unwrap_or(0);
+        let mut range = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let mut c = 0i128;
+            let mut per_block = vec![(0i128, 0i128); blocks as usize];
+            for &(p, y) in row {
+                let y = i128::from(y);
+                by_place[p].push((i, y));
+                c = c.checked_add(y.checked_mul(i128::from(m0[p]))?)?;
+                for (b, r) in per_block.iter_mut().enumerate() {
+                    let above = layout.bits[p].saturating_sub(b as u32 + 1);
+                    let most = (1i128 << above) - 1;
+                    let v = y.checked_mul(most)?;
+                    if v < 0 {
+                        r.0 = r.0.checked_add(v)?;
+                    } else {
+                        r.1 = r.1.checked_add(v)?;
+                    }
+                }
+            }
+            rhs.push(c);
+            range.push(per_block);
+        }
+        Some(System {
+            by_place,
+            rhs,
+            range,
+        })
+    }
+}
+
+/// The set `{x : Y x = c}` over the layout's levels in the quasi-reduced `sets`, or `None`
+/// when it would take more than `max_states` automaton states (diagram nodes).
+pub fn linear_set(
+    sets: &mut Forest,
+    layout: &Layout,
+    sys: &System,
+    max_states: usize,
+) -> Option<NodeId> {
+    let k = layout.levels.len();
+    let mut memo: HashMap<(usize, Vec<i128>), NodeId> = HashMap::new();
+    let init = vec![0i128; sys.rhs.len()];
+    let mut b = Builder {
+        sets,
+        layout,
+        sys,
+        memo: &mut memo,
+        max_states,
+    };
+    b.build(k, init)
+}
+
+struct Builder<'a> {
+    sets: &'a mut Forest,
+    layout: &'a Layout,
+    sys: &'a System,
+    memo: &'a mut HashMap<(usize, Vec<i128>), NodeId>,
+    max_states: usize,
+}
+
+impl Builder<'_> {
+    /// The node at level `l` for the partial sums `s` (in units of `2^b`, `b` the level's bit).
+    fn build(&mut self, l: usize, s: Vec<i128>) -> Option<NodeId> {
+        if l == 0 {
+            return Some(NodeId::ONE);
+        }
+        if let Some(&n) = self.memo.get(&(l, s.clone())) {
+            return Some(n);
+        }
+        if self.memo.len() >= self.max_states {
+            return None;
+        }
+        let (p, b) = self.layout.levels[l - 1];
+        // the last level of block b: the next level down reads another bit (or there is none)
+        let block_end = l == 1 || self.layout.levels[l - 2].1 != b;
+        let mut edges = Vec::with_capacity(2);
+        'bit: for x in 0..2i128 {
+            let mut next = s.clone();
+            if x == 1 {
+                for &(i, y) in &self.sys.by_place[p] {
+                    next[i] += y;
+                }
+            }
+            if block_end {
+                for (i, v) in next.iter_mut().enumerate() {
+                    let c = self.sys.rhs[i];
+                    let bit = (c >> b) & 1;
+                    if (*v - bit).rem_euclid(2) != 0 {
+                        continue 'bit;
+                    }
+                    *v = (*v - bit).div_euclid(2);
+                    // the bits above must make up (c >> (b+1)) - v
+                    let need = (c >> (b + 1)) - *v;
+                    let (lo, hi) = self.sys.range[i][b as usize];
+                    if need < lo || need > hi {
+                        continue 'bit;
+                    }
+                }
+            }
+            let c = self.build(l - 1, next)?;
+            if !c.is_empty() {
+                edges.push(Edge::new(x as u32, c));
+            }
+        }
+        let n = if edges.is_empty() {
+            NodeId::EMPTY
+        } else {
+            self.sets.make_node(l, &edges)
+        };
+        self.memo.insert((l, s), n);
+        Some(n)
+    }
+}

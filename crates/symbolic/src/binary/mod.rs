@@ -1,0 +1,283 @@
+//! State spaces of P/T nets with many tokens per place that are exactly their invariants'
+//! polytope, on binary counters.
+//!
+//! One level per token count (the thesis's encoding, [`crate::reach`]) gives nodes as wide as
+//! a place's bound and, where conservation laws tie places together (`x + y + z = N`), as many
+//! nodes per level as partial sums: `N^2` nodes and `N^3` edges for a few places with `N`
+//! tokens (ERK, MAPK, Diffusion2D in the contest), out of reach for `N` in the thousands.
+//! Here each place `p` with structural bound `B_p` is `ceil(log2(B_p + 1))` boolean levels,
+//! the bits of every place interleaved, least significant block on top: a linear equation
+//! read that way needs only a few carries per level, so the set
+//! `P = {x : Y x = Y m0}` of the markings that satisfy the P-semiflows `Y` stays small
+//! whatever `N` is ([`linear`]).
+//!
+//! Every reachable marking is in `P` (the semiflows are invariants; the bits hold the
+//! structural bounds). When `P` is also *reachable*, it is the state space, and no fixpoint is
+//! needed. That is proved by a ranking: a weight `w` per place such that every marking of `P`
+//! but `m0` is the successor, by a transition `t` with `w·C(t) > 0`, of a marking of `P`
+//! ([`certify`]: one image per such transition, [`relation`]). Then from any marking of `P`
+//! one can go back, `w` strictly decreasing, within the finite `P`, and that walk can only end
+//! at `m0`: every marking of `P` is reachable. When no ranking tried is a certificate the
+//! answer is "unknown" and the caller generates as usual: never a wrong figure.
+
+use hashbrown::HashMap;
+use num_bigint::BigUint;
+use saturn_dd::{unprimed_level, Dd, Forest, NodeId};
+use saturn_model::PetriNet;
+
+use crate::metrics::StateSpaceMetrics;
+use crate::{Interrupted, Limits};
+
+pub mod certify;
+pub mod linear;
+pub mod relation;
+
+pub use relation::{transition_relation, PlaceArcs};
+
+/// Where each place's bits are: level `l` (1-based) holds bit `levels[l-1].1` of place
+/// `levels[l-1].0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Bits per place.
+    pub bits: Vec<u32>,
+    /// `(place, bit)` per level, bottom first: the most significant bits at the bottom, the
+    /// least significant bits of every place on top, places in `order` within a block.
+    pub levels: Vec<(usize, u32)>,
+}
+
+impl Layout {
+    /// Bits enough for each place's bound (at least one), interleaved: block `b` holds bit `b`
+    /// of every place that has one, places in `order` (`order[0]` lowest).
+    pub fn new(bounds: &[u64], order: &[usize]) -> Layout {
+        let bits: Vec<u32> = bounds
+            .iter()
+            .map(|&b| (64 - b.leading_zeros()).max(1))
+            .collect();
+        let most = bits.iter().copied().max().unwrap_or(0);
+        let mut levels = Vec::new();
+        for b in (0..most).rev() {
+            for &p in order {
+                if bits[p] > b {
+                    levels.push((p, b));
+                }
+            }
+        }
+        Layout { bits, levels }
+    }
+
+    /// The local states (bits) of a marking, level by level.
+    pub fn encode(&self, marking: &[u64]) -> Vec<u32> {
+        self.levels
+            .iter()
+            .map(|&(p, b)| ((marking[p] >> b) & 1) as u32)
+            .collect()
+    }
+}
+
+/// The arcs of transition `t` per place it touches or tests (inputs, outputs, inhibitors
+/// merged), sorted by place.
+pub fn place_arcs(net: &PetriNet, t: usize) -> Vec<PlaceArcs> {
+    let tr = &net.transitions[t];
+    let mut out: Vec<PlaceArcs> = Vec::new();
+    fn at(out: &mut Vec<PlaceArcs>, p: usize) -> usize {
+        if let Some(i) = out.iter().position(|a| a.place == p) {
+            return i;
+        }
+        out.push(PlaceArcs {
+            place: p,
+            need: 0,
+            inhibit: None,
+            delta: 0,
+        });
+        out.len() - 1
+    }
+    let mut deltas: Vec<(usize, i128)> = Vec::new();
+    for a in &tr.inputs {
+        let i = at(&mut out, a.place);
+        deltas.push((i, -i128::from(a.weight)));
+        out[i].need = out[i].need.max(a.weight);
+    }
+    for a in &tr.outputs {
+        let i = at(&mut out, a.place);
+        deltas.push((i, i128::from(a.weight)));
+    }
+    for a in &tr.inhibitors {
+        let i = at(&mut out, a.place);
+        out[i].inhibit = Some(out[i].inhibit.map_or(a.weight, |h| h.min(a.weight)));
+    }
+    for (i, d) in deltas {
+        let pa = &mut out[i];
+        pa.delta =
+            (i128::from(pa.delta) + d).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+    }
+    out.sort_by_key(|a| a.place);
+    out
+}
+
+/// The state space of a net that is exactly its invariants' polytope, found without a
+/// fixpoint.
+pub struct PolytopeStateSpace {
+    pub metrics: StateSpaceMetrics,
+    /// Boolean levels of the layout.
+    pub levels: usize,
+    /// The ranking that proved every marking of the polytope reachable ([`certify::rankings`]).
+    pub ranking: &'static str,
+}
+
+/// The most levels tried (the diagram walks recurse once per level).
+pub const MAX_LEVELS: usize = 20_000;
+
+/// The state space of `net` as the polytope of the P-semiflows `flows` (sparse rows) within
+/// the bits of `bounds` (which must bound every place in every reachable marking), when a
+/// ranking proves every marking of it reachable ([`certify::certify`]; `t_flows`: the
+/// supports of all minimal T-semiflows, when known); `Ok(None)` when none does, or when the
+/// polytope's diagram would take more than `max_nodes` nodes. Places in `order` (`order[0]`
+/// lowest) within each block of bits.
+pub fn polytope_state_space(
+    net: &PetriNet,
+    bounds: &[u64],
+    flows: &[Vec<(usize, i64)>],
+    t_flows: Option<&[Vec<usize>]>,
+    order: &[usize],
+    limits: &Limits,
+    max_nodes: usize,
+) -> Result<Option<PolytopeStateSpace>, Interrupted> {
+    if flows.is_empty() || bounds.len() != net.places.len() {
+        return Ok(None);
+    }
+    let layout = Layout::new(bounds, order);
+    let k = layout.levels.len();
+    if k > MAX_LEVELS {
+        return Ok(None);
+    }
+    let m0 = net.initial_marking();
+    let mut dd = Dd::new(k);
+    for l in 1..=k {
+        dd.rels.set_domain(unprimed_level(l), 2);
+        dd.rels.set_domain(unprimed_level(l) - 1, 2);
+    }
+    // the set operations stop when a limit is reached (checked after each step below)
+    let lim = *limits;
+    dd.sets
+        .set_poll(Some(Box::new(move |_| lim.check().is_err())));
+    let stopped = |dd: &Dd| -> Result<(), Interrupted> {
+        if dd.sets.stopped() {
+            return Err(limits.check().err().unwrap_or(Interrupted::Cancelled));
+        }
+        Ok(())
+    };
+    // one equation at a time (a handful of carries each), met by intersection: the product
+    // of every equation's carries would be far more states than the polytope has nodes
+    let mut p = NodeId::EMPTY;
+    for (i, flow) in flows.iter().enumerate() {
+        limits.check()?;
+        let Some(sys) = linear::System::new(std::slice::from_ref(flow), &m0, &layout) else {
+            return Ok(None);
+        };
+        let Some(pi) = linear::linear_set(&mut dd.sets, &layout, &sys, max_nodes) else {
+            return Ok(None);
+        };
+        p = if i == 0 { pi } else { dd.sets.intersect(p, pi) };
+        stopped(&dd)?;
+        if dd.sets.count_nodes(&[p]) > max_nodes {
+            return Ok(None);
+        }
+    }
+    limits.check()?;
+    let init = dd.sets.singleton(&layout.encode(&m0));
+    if dd.sets.intersect(p, init) != init {
+        return Ok(None);
+    }
+    let mut rels = Vec::with_capacity(net.transitions.len());
+    for t in 0..net.transitions.len() {
+        if t % 256 == 0 {
+            limits.check()?;
+        }
+        rels.push(transition_relation(
+            &mut dd.rels,
+            &layout,
+            &place_arcs(net, t),
+        ));
+    }
+    let stop = || limits.check().is_err();
+    let mut images = certify::Images::new(&rels);
+    let proved = certify::certify(&mut dd, net, p, init, &mut images, t_flows, &stop);
+    stopped(&dd)?;
+    limits.check()?;
+    if let Some(ranking) = proved {
+        let metrics = figures(&mut dd, &layout, p, &mut images, limits)?;
+        stopped(&dd)?;
+        return Ok(Some(PolytopeStateSpace {
+            metrics,
+            levels: k,
+            ranking,
+        }));
+    }
+    Ok(None)
+}
+
+/// The StateSpace figures of `states`, the reachable markings: their number, the enabled
+/// (state, transition) pairs (firing is one-to-one, so each transition's are as many as its
+/// image of the states), and the largest count of a place and of a marking (the largest sums
+/// of bits weighted `2^b`).
+fn figures(
+    dd: &mut Dd,
+    layout: &Layout,
+    states: NodeId,
+    images: &mut certify::Images<'_>,
+    limits: &Limits,
+) -> Result<StateSpaceMetrics, Interrupted> {
+    let count = dd.sets.cardinality(states);
+    let mut transitions = BigUint::ZERO;
+    for t in 0..images.rels.len() {
+        limits.check()?;
+        let img = images.get(dd, states, t);
+        transitions += dd.sets.cardinality(img);
+    }
+    let places = layout.bits.len();
+    let mut max_local = 0u64;
+    for p in 0..places {
+        limits.check()?;
+        let w = |&(q, b): &(usize, u32)| if q == p { 1u128 << b } else { 0 };
+        max_local = max_local
+            .max(u64::try_from(max_weighted(&dd.sets, layout, states, w)).unwrap_or(u64::MAX));
+    }
+    let all = |&(_, b): &(usize, u32)| 1u128 << b;
+    let max_sum = u64::try_from(max_weighted(&dd.sets, layout, states, all)).unwrap_or(u64::MAX);
+    Ok(StateSpaceMetrics {
+        states: count,
+        transitions,
+        max_local,
+        max_sum,
+        nodes: dd.sets.count_nodes(&[states]),
+    })
+}
+
+/// The largest `sum_l weight(level l) * bit_l` over the states of `root` (a non-empty set of
+/// the quasi-reduced `sets`).
+fn max_weighted(
+    sets: &Forest,
+    layout: &Layout,
+    root: NodeId,
+    weight: impl Fn(&(usize, u32)) -> u128,
+) -> u128 {
+    let w: Vec<u128> = layout.levels.iter().map(&weight).collect();
+    let mut memo: HashMap<NodeId, u128> = HashMap::new();
+    fn go(sets: &Forest, w: &[u128], n: NodeId, memo: &mut HashMap<NodeId, u128>) -> u128 {
+        if n.is_terminal() {
+            return 0;
+        }
+        if let Some(&v) = memo.get(&n) {
+            return v;
+        }
+        let l = sets.level(n);
+        let mut best = 0u128;
+        for e in sets.edges(n).iter() {
+            let v = u128::from(e.idx) * w[l - 1] + go(sets, w, e.child, memo);
+            best = best.max(v);
+        }
+        memo.insert(n, best);
+        best
+    }
+    go(sets, &w, root, &mut memo)
+}
