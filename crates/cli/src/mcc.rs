@@ -194,6 +194,13 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             _ => return Err(e),
         },
     };
+    // StateSpace of a strongly connected state machine: in closed form (crate::polytope)
+    if exam == "StateSpace" {
+        if let Some(f) = crate::polytope::closed_form(&net, a.polytope, a.explicit) {
+            let lines = crate::polytope::closed_form_lines(&f);
+            return answer(a, exam, &lines, crate::polytope::closed_form_json(&f));
+        }
+    }
     // what a formula examination asks, read before the state space is generated
     let items = if exam == "StateSpace" {
         None

@@ -4,6 +4,7 @@
 //! of the polytope reachable the racer just ends, and the generation goes on alone.
 
 use saturn_model::bounded::{self, StructuralBounds};
+use saturn_model::state_machine::{state_machine_figures, Figures};
 use saturn_model::PetriNet;
 use saturn_symbolic::binary::{polytope_state_space, PolytopeStateSpace};
 use saturn_symbolic::Limits;
@@ -95,6 +96,47 @@ impl<'n> Polytope<'n> {
         .ok()
         .flatten()
     }
+}
+
+/// The figures of a strongly connected state machine in closed form
+/// ([`saturn_model::state_machine`]: its polytope, one token count per component, is reachable
+/// by structure alone), when `--polytope auto` asks for the polytope and the run is not the
+/// explicit search alone.
+pub fn closed_form(net: &PetriNet, arg: PolytopeArg, explicit: ExplicitArg) -> Option<Figures> {
+    if arg == PolytopeArg::Off || explicit == ExplicitArg::Only {
+        return None;
+    }
+    state_machine_figures(net)
+}
+
+/// The contest's four lines of the closed form (topological: from the net's structure).
+pub fn closed_form_lines(f: &Figures) -> Vec<String> {
+    vec![
+        format!("STATE_SPACE STATES {} TECHNIQUES TOPOLOGICAL", f.states),
+        format!(
+            "STATE_SPACE TRANSITIONS {} TECHNIQUES TOPOLOGICAL",
+            f.transitions
+        ),
+        format!(
+            "STATE_SPACE MAX_TOKEN_IN_PLACE {} TECHNIQUES TOPOLOGICAL",
+            f.max_local
+        ),
+        format!(
+            "STATE_SPACE MAX_TOKEN_PER_MARKING {} TECHNIQUES TOPOLOGICAL",
+            f.max_sum
+        ),
+    ]
+}
+
+/// The JSON fields of the closed form.
+pub fn closed_form_json(f: &Figures) -> serde_json::Value {
+    json!({
+        "engine": "state-machine",
+        "states": f.states.to_string(),
+        "transitions": f.transitions.to_string(),
+        "max_tokens_place": f.max_local,
+        "max_tokens_marking": f.max_sum,
+    })
 }
 
 /// The contest's four lines (`techniques`: `TECHNIQUES ...`): the figures rest on the net's

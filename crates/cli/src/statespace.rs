@@ -82,7 +82,12 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         DEFAULT_ORDER
     });
     let relations = a.generation.relations_for(order);
-    let candidates = lower(&net, order, a.limits.timeout)?;
+    // a strongly connected state machine: in closed form, nothing to lower (crate::polytope)
+    let closed = crate::polytope::closed_form(&net, a.polytope, a.explicit);
+    let candidates = match closed {
+        Some(_) => Vec::new(),
+        None => lower(&net, order, a.limits.timeout)?,
+    };
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
     // `statespace` names no state and no event: the models need not carry the identifiers
@@ -112,6 +117,29 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             a.limits.describe(i),
         )
     };
+    if let Some(f) = closed {
+        let seconds = t0.elapsed().as_secs_f64();
+        let peak = peak_memory_bytes();
+        if a.json {
+            let mut v = object(crate::polytope::closed_form_json(&f));
+            v["seconds"] = json!(seconds);
+            v["peak_memory_bytes"] = json!(peak);
+            out::println(v)?;
+        } else {
+            out::print(&format!(
+                "model: {} ({} places, {} transitions)\nengine: closed form (a state machine whose components are strongly connected: every distribution of each component's tokens is reachable)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\ntime: {seconds:.3} s\n{}\n",
+                a.model,
+                n_places,
+                n_transitions,
+                f.states,
+                f.transitions,
+                f.max_local,
+                f.max_sum,
+                peak_memory_line(peak)
+            ))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     // a net with many tokens per place whose figures are polynomials in the scale: from small
     // scales (crate::scaled), unless a check refuses
     let scaling = crate::scaled::worth_scaling(&net, a.scaling, a.explicit);

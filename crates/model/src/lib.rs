@@ -19,6 +19,7 @@ pub mod general;
 pub mod order;
 pub mod petri;
 pub mod scaling;
+pub mod state_machine;
 
 pub use general::{GenEvent, GeneralModel, Init, StepError, Var};
 pub use petri::{Arc, PetriNet, Place, Transition};
