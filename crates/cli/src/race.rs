@@ -61,6 +61,10 @@ const RACE_SEARCH_BYTES: usize = 16 << 20;
 /// second).
 pub(crate) const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 
+/// The polytope racer's stack: its diagram walks recurse once per boolean level, up to
+/// [`saturn_symbolic::binary::MAX_LEVELS`] (reserved, not resident, until used).
+const POLYTOPE_STACK: usize = 1 << 30;
+
 /// How long the generation runs alone before the explicit search starts beside it.
 pub const EXPLICIT_DELAY: Duration = Duration::from_secs(1);
 
@@ -301,20 +305,29 @@ pub fn generate_raced(
             })
         });
         // the polytope from the start: it either answers in seconds or gives up
-        let poly = racers.polytope.as_ref().map(|p| {
-            scope.spawn(|| {
-                let _end = Ended(&running);
-                let stop = Limits {
-                    cancel: Some(stop_polytope),
-                    cancel_also: limits.cancel.or(limits.cancel_also),
-                    ..limits
-                };
-                let found = p.run(&stop)?;
-                stop_search.store(true, Ordering::Relaxed);
-                stop_explicit.store(true, Ordering::Relaxed);
-                cancel_generation.store(true, Ordering::Relaxed);
-                Some(found)
-            })
+        let poly = racers.polytope.as_ref().and_then(|p| {
+            // its diagram walks recurse once per boolean level (up to MAX_LEVELS)
+            let spawned = std::thread::Builder::new()
+                .name("polytope".into())
+                .stack_size(POLYTOPE_STACK)
+                .spawn_scoped(scope, || {
+                    let _end = Ended(&running);
+                    let stop = Limits {
+                        cancel: Some(stop_polytope),
+                        cancel_also: limits.cancel.or(limits.cancel_also),
+                        ..limits
+                    };
+                    let found = p.run(&stop)?;
+                    stop_search.store(true, Ordering::Relaxed);
+                    stop_explicit.store(true, Ordering::Relaxed);
+                    cancel_generation.store(true, Ordering::Relaxed);
+                    Some(found)
+                });
+            if spawned.is_err() {
+                // not started: no racer to wait for
+                running.fetch_sub(1, Ordering::Relaxed);
+            }
+            spawned.ok()
         });
         let counter = racers.explicit.as_ref().map(|x| {
             scope.spawn(|| {
