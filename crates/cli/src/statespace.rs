@@ -109,6 +109,35 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         }
         v
     };
+    // figures found without a diagram of the state space: the JSON object, or the text with
+    // the engine that found them (and `more` lines before the time)
+    let print_figures = |fields: serde_json::Value,
+                         engine: &str,
+                         f: [String; 4],
+                         more: &str|
+     -> anyhow::Result<ExitCode> {
+        let seconds = t0.elapsed().as_secs_f64();
+        let peak = peak_memory_bytes();
+        if a.json {
+            let mut v = object(fields);
+            v["seconds"] = json!(seconds);
+            v["peak_memory_bytes"] = json!(peak);
+            out::println(v)?;
+        } else {
+            out::print(&format!(
+                "model: {} ({} places, {} transitions)\nengine: {engine}\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\n{more}time: {seconds:.3} s\n{}\n",
+                a.model,
+                n_places,
+                n_transitions,
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                peak_memory_line(peak)
+            ))?;
+        }
+        Ok(ExitCode::SUCCESS)
+    };
     // a run stopped by a limit, scaled or direct
     let stopped = |i| {
         Failure::interrupted(
@@ -118,27 +147,12 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         )
     };
     if let Some(f) = closed {
-        let seconds = t0.elapsed().as_secs_f64();
-        let peak = peak_memory_bytes();
-        if a.json {
-            let mut v = object(crate::polytope::closed_form_json(&f));
-            v["seconds"] = json!(seconds);
-            v["peak_memory_bytes"] = json!(peak);
-            out::println(v)?;
-        } else {
-            out::print(&format!(
-                "model: {} ({} places, {} transitions)\nengine: closed form (a state machine whose components are strongly connected: every distribution of each component's tokens is reachable)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\ntime: {seconds:.3} s\n{}\n",
-                a.model,
-                n_places,
-                n_transitions,
-                f.states,
-                f.transitions,
-                f.max_local,
-                f.max_sum,
-                peak_memory_line(peak)
-            ))?;
-        }
-        return Ok(ExitCode::SUCCESS);
+        return print_figures(
+            crate::polytope::closed_form_json(&f),
+            "closed form (a state machine whose components are strongly connected: every distribution of each component's tokens is reachable)",
+            [f.states.to_string(), f.transitions.to_string(), f.max_local.to_string(), f.max_sum.to_string()],
+            "",
+        );
     }
     // a net with many tokens per place whose figures are polynomials in the scale: from small
     // scales (crate::scaled), unless a check refuses
@@ -240,10 +254,8 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Outcome::Counted(c) => {
-            let seconds = t0.elapsed().as_secs_f64();
-            let peak = peak_memory_bytes();
-            if a.json {
-                out::println(object(json!({
+            return print_figures(
+                json!({
                     "engine": "explicit",
                     "method": method.name(),
                     "relations": relations.name(),
@@ -252,50 +264,28 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                     "transitions": c.transitions.to_string(),
                     "max_tokens_place": c.max_tokens_place,
                     "max_tokens_marking": c.max_tokens_marking,
-                    "seconds": seconds,
-                    "peak_memory_bytes": peak,
-                })))?;
-            } else {
-                out::print(&format!(
-                    "model: {} ({} places, {} transitions)\nengine: explicit (breadth-first search over packed markings)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\ntime: {seconds:.3} s\n{}\n",
-                    a.model,
-                    n_places,
-                    n_transitions,
-                    c.states,
-                    c.transitions,
-                    c.max_tokens_place,
-                    c.max_tokens_marking,
-                    peak_memory_line(peak)
-                ))?;
-            }
-            return Ok(ExitCode::SUCCESS);
+                }),
+                "explicit (breadth-first search over packed markings)",
+                [
+                    c.states.to_string(),
+                    c.transitions.to_string(),
+                    c.max_tokens_place.to_string(),
+                    c.max_tokens_marking.to_string(),
+                ],
+                "",
+            );
         }
         Outcome::Polytope(p) => {
-            let seconds = t0.elapsed().as_secs_f64();
-            let peak = peak_memory_bytes();
             let m = &p.metrics;
-            if a.json {
-                let mut v = object(crate::polytope::polytope_json(&p));
-                v["seconds"] = json!(seconds);
-                v["peak_memory_bytes"] = json!(peak);
-                out::println(v)?;
-            } else {
-                out::print(&format!(
-                    "model: {} ({} places, {} transitions)\nengine: symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; every marking of it reachable, by the {} ranking)\nstates: {}\nreachability-graph edges: {}\nmax tokens in a place: {}\nmax tokens in a marking: {}\nMDD nodes: {} final\ntime: {seconds:.3} s\n{}\n",
-                    a.model,
-                    n_places,
-                    n_transitions,
-                    p.levels,
-                    p.ranking,
-                    m.states,
-                    m.transitions,
-                    m.max_local,
-                    m.max_sum,
-                    m.nodes,
-                    peak_memory_line(peak)
-                ))?;
-            }
-            return Ok(ExitCode::SUCCESS);
+            return print_figures(
+                crate::polytope::polytope_json(&p),
+                &format!(
+                    "symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; every marking of it reachable, by the {} ranking)",
+                    p.levels, p.ranking
+                ),
+                [m.states.to_string(), m.transitions.to_string(), m.max_local.to_string(), m.max_sum.to_string()],
+                &format!("MDD nodes: {} final\n", m.nodes),
+            );
         }
     };
     drop(net);

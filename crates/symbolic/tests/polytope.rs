@@ -51,6 +51,15 @@ fn agrees(net: &PetriNet, p: &PolytopeStateSpace) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The marking with one token in each place of `split` (repeats add up), over `places`.
+fn spread(places: usize, split: &[usize]) -> Vec<u64> {
+    let mut initial = vec![0u64; places];
+    for &p in split {
+        initial[p] += 1;
+    }
+    initial
+}
+
 /// A random conservative net: each transition moves `k` tokens (weights 1..=2 in all) from
 /// its input places to its output places, so every place is covered by the all-ones
 /// P-semiflow; `tokens` in all at start.
@@ -66,10 +75,7 @@ fn conservative_net() -> impl Strategy<Value = PetriNet> {
             nt,
         );
         (split, moves).prop_map(move |(split, moves)| {
-            let mut initial = vec![0u64; np];
-            for p in split {
-                initial[p] += 1;
-            }
+            let initial = spread(np, &split);
             let ts: Vec<ArcLists> = moves
                 .into_iter()
                 .map(|(inp, mut out, inh)| {
@@ -175,10 +181,7 @@ fn state_machine() -> impl Strategy<Value = PetriNet> {
         let split = prop::collection::vec(0..np, tokens as usize);
         let moves = prop::collection::vec((0..np, 0..np), nt);
         (split, moves).prop_map(move |(split, moves)| {
-            let mut initial = vec![0u64; np];
-            for p in split {
-                initial[p] += 1;
-            }
+            let initial = spread(np, &split);
             let ts: Vec<ArcLists> = moves
                 .into_iter()
                 .map(|(a, b)| (vec![(a, 1)], vec![(b, 1)], vec![]))
