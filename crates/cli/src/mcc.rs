@@ -302,7 +302,14 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     };
     // a bounded net with many tokens per place: its P-semiflows' polytope races too
     let polytope = if items.is_none() {
-        Polytope::new(&net, bounds.as_ref(), a.polytope, explicit, &run_limits)
+        Polytope::new(
+            &net,
+            bounds.as_ref(),
+            a.polytope,
+            explicit,
+            a.order,
+            &run_limits,
+        )
     } else {
         None
     };

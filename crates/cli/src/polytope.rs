@@ -10,7 +10,7 @@ use saturn_symbolic::binary::{polytope_state_space, PolytopeStateSpace};
 use saturn_symbolic::Limits;
 use serde_json::json;
 
-use crate::args::{ExplicitArg, PolytopeArg};
+use crate::args::{ExplicitArg, OrderArg, PolytopeArg};
 
 /// Tried only when some place may hold at least this many tokens: below it, one level per
 /// count is as small.
@@ -31,14 +31,18 @@ pub struct Polytope<'n> {
 }
 
 impl<'n> Polytope<'n> {
-    /// Does a run race the polytope: `--polytope auto`, not the explicit search alone, the
-    /// quick structural bounds cover every place and one of them is wide?
+    /// Does a run race the polytope: `--polytope auto` with the order portfolio (`--order
+    /// auto`, as the explicit search: a run with one given order stays one generation, its
+    /// memory its own), not the explicit search alone, the quick structural bounds cover every
+    /// place and one of them is wide?
     pub fn wanted(
         bounds: Option<&StructuralBounds>,
         arg: PolytopeArg,
         explicit: ExplicitArg,
+        order: OrderArg,
     ) -> bool {
         arg == PolytopeArg::Auto
+            && order == OrderArg::Auto
             && explicit != ExplicitArg::Only
             && bounds.is_some_and(|b| {
                 b.all_covered() && b.bounds.iter().any(|x| x.is_some_and(|x| x >= WIDE))
@@ -53,9 +57,10 @@ impl<'n> Polytope<'n> {
         bounds: Option<&StructuralBounds>,
         arg: PolytopeArg,
         explicit: ExplicitArg,
+        order: OrderArg,
         limits: &Limits,
     ) -> Option<Polytope<'n>> {
-        if !Polytope::wanted(bounds, arg, explicit) {
+        if !Polytope::wanted(bounds, arg, explicit, order) {
             return None;
         }
         let b: Vec<u64> = bounds?.bounds.iter().copied().collect::<Option<_>>()?;

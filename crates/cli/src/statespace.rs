@@ -196,12 +196,12 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         BoundednessArg::Off => None,
     };
     // the net is kept for the racers only (and the witness's names)
-    let poly = Polytope::wanted(bounds.as_ref(), a.polytope, a.explicit);
+    let poly = Polytope::wanted(bounds.as_ref(), a.polytope, a.explicit, order);
     let net = (poly || Racers::needs_net(bounds.as_ref(), a.explicit, order)).then_some(net);
     crate::memory::release_freed();
     let racers = match &net {
         Some(net) => {
-            let p = Polytope::new(net, bounds.as_ref(), a.polytope, a.explicit, &limits);
+            let p = Polytope::new(net, bounds.as_ref(), a.polytope, a.explicit, order, &limits);
             Racers::new(net, bounds, a.explicit, order).with_polytope(p)
         }
         None => {
