@@ -116,7 +116,13 @@ def run(a):
                       file=sys.stderr)
                 continue
             figs = want[name]
-            d = instance(corpus, work, name)
+            try:
+                d = instance(corpus, work, name)
+            except subprocess.CalledProcessError:
+                # listed in INPUTS but its blob is absent from this copy of the corpus
+                print(f"[{i + 1}/{len(names)}] {name}: model not readable, skipped",
+                      file=sys.stderr)
+                continue
             k = kind(d, figs)
             mem = work / "time.out"
             start = time.time()
