@@ -157,7 +157,7 @@ pub fn certify(
         let mut in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
         let mut left = target;
         for (t, _) in in_s.iter().enumerate().filter(|x| *x.1) {
-            if left.is_empty() {
+            if left.is_empty() || stop() {
                 break;
             }
             let img = image(dd, t);

@@ -57,12 +57,14 @@ impl System {
 }
 
 /// The set `{x : Y x = c}` over the layout's levels in the quasi-reduced `sets`, or `None`
-/// when it would take more than `max_states` automaton states (diagram nodes).
+/// when it would take more than `max_states` automaton states (diagram nodes) or `stop` says
+/// so (asked every few thousand states).
 pub fn linear_set(
     sets: &mut Forest,
     layout: &Layout,
     sys: &System,
     max_states: usize,
+    stop: &dyn Fn() -> bool,
 ) -> Option<NodeId> {
     let k = layout.levels.len();
     let mut memo: HashMap<(usize, Vec<i128>), NodeId> = HashMap::new();
@@ -73,6 +75,7 @@ pub fn linear_set(
         sys,
         memo: &mut memo,
         max_states,
+        stop,
     };
     b.build(k, init)
 }
@@ -83,6 +86,7 @@ struct Builder<'a> {
     sys: &'a System,
     memo: &'a mut HashMap<(usize, Vec<i128>), NodeId>,
     max_states: usize,
+    stop: &'a dyn Fn() -> bool,
 }
 
 impl Builder<'_> {
@@ -94,7 +98,7 @@ impl Builder<'_> {
         if let Some(&n) = self.memo.get(&(l, s.clone())) {
             return Some(n);
         }
-        if self.memo.len() >= self.max_states {
+        if self.memo.len() >= self.max_states || (self.memo.len() % 4096 == 4095 && (self.stop)()) {
             return None;
         }
         let (p, b) = self.layout.levels[l - 1];

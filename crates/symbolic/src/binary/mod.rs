@@ -174,7 +174,9 @@ pub fn polytope_state_space(
         let Some(sys) = linear::System::new(std::slice::from_ref(flow), &m0, &layout) else {
             return Ok(None);
         };
-        let Some(pi) = linear::linear_set(&mut dd.sets, &layout, &sys, max_nodes) else {
+        let stop = || limits.check().is_err();
+        let Some(pi) = linear::linear_set(&mut dd.sets, &layout, &sys, max_nodes, &stop) else {
+            limits.check()?;
             return Ok(None);
         };
         p = if i == 0 { pi } else { dd.sets.intersect(p, pi) };

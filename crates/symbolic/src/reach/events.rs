@@ -173,6 +173,11 @@ impl Kernel<'_> {
         if !stale {
             return false;
         }
+        // a relation over wide levels takes long to build: not once a limit is reached
+        if let Err(why) = self.e.limits.check() {
+            self.e.interrupted = Some(why);
+            return false;
+        }
         let doms: Vec<u32> = support
             .iter()
             .map(|&l| self.dd.sets.domain(l as usize).max(1))
@@ -270,6 +275,10 @@ impl Kernel<'_> {
                 break;
             };
             changed |= self.fresh_event(e);
+            if self.e.interrupted.is_some() {
+                // stopped before every relation of N_k was built: no union to keep
+                return NodeId::EMPTY;
+            }
         }
         if changed {
             let evs = self.e.by_top.at(k);
