@@ -15,8 +15,11 @@
 //! [`Config::max_bytes`] (checked before anything grows) or when the caller's `stop` says so;
 //! it never prints.
 
+mod bytes_store;
 mod layout;
+mod sparse;
 mod store;
+mod table;
 
 use layout::{bits, Layout};
 use saturn_model::PetriNet;
@@ -29,6 +32,21 @@ pub struct Config {
     pub max_bytes: usize,
     /// Bits of a place without a structural bound, until one of its counts needs more.
     pub unknown_width: u8,
+    /// How markings are stored.
+    pub packing: Packing,
+}
+
+/// How an exploration stores its markings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// Sparse when the initial marking's sparse record is less than half its packed size (nets
+    /// with thousands of places and few tokens), else packed.
+    Auto,
+    /// Every place's count in a bit field of its own width ([`Config::unknown_width`] bits for
+    /// a place without a bound, widened as counts grow).
+    Packed,
+    /// The marked places only, each as its gap from the previous one and its count.
+    Sparse,
 }
 
 impl Default for Config {
@@ -36,6 +54,7 @@ impl Default for Config {
         Config {
             max_bytes: 1 << 30,
             unknown_width: 2,
+            packing: Packing::Auto,
         }
     }
 }
@@ -75,6 +94,53 @@ const CHECK_EVERY: u64 = 1 << 22;
 /// A progress line every this many stop checks.
 const REPORT_EVERY: u64 = 64;
 
+/// When a search checks its stop condition (once per [`CHECK_EVERY`] work) and reports (once per
+/// [`REPORT_EVERY`] checks).
+struct Pace {
+    work: u64,
+    checks: u64,
+}
+
+impl Pace {
+    fn new() -> Pace {
+        Pace {
+            work: CHECK_EVERY,
+            checks: 0,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, work: usize) {
+        self.work += work as u64;
+    }
+
+    /// Stop when the caller says so; now and then report the markings `found`, `expanded` and
+    /// the store's `bytes` (`what`: the kind of search).
+    #[inline]
+    fn check(
+        &mut self,
+        stop: &dyn Fn() -> bool,
+        progress: &mut dyn FnMut(&str),
+        what: &str,
+        (found, expanded, bytes): (usize, usize, usize),
+    ) -> Result<(), GaveUp> {
+        if self.work < CHECK_EVERY {
+            return Ok(());
+        }
+        if stop() {
+            return Err(GaveUp::Stopped);
+        }
+        if self.checks.is_multiple_of(REPORT_EVERY) {
+            progress(&format!(
+                "{what}: {found} markings found, {expanded} expanded, {} MiB",
+                bytes >> 20
+            ));
+        }
+        (self.work, self.checks) = (0, self.checks + 1);
+        Ok(())
+    }
+}
+
 /// One transition, ready to fire on unpacked markings.
 struct Trans {
     inputs: Vec<(usize, u64)>,
@@ -91,8 +157,10 @@ impl Trans {
     }
 }
 
-/// The transitions, and which to try in a marking: those whose key input place (the input of
-/// largest weight) is marked, and those without inputs.
+/// The transitions, and which to try in a marking: those whose key input place is marked, and
+/// those without inputs. The key is the input of largest weight, and among those the place
+/// fewest transitions take from (the least likely to be marked: on an unfolded coloured net
+/// whose places have up to 600 takers, the search took 3.8 s instead of 24 s).
 struct Compiled {
     trans: Vec<Trans>,
     by_key: Vec<Vec<u32>>,
@@ -102,12 +170,21 @@ struct Compiled {
 fn compile(net: &PetriNet) -> Compiled {
     let mut by_key = vec![Vec::new(); net.places.len()];
     let mut free = Vec::new();
+    // a place many transitions take from is likely a shared resource, marked in most markings
+    let mut takers = vec![0usize; net.places.len()];
+    for a in net.transitions.iter().flat_map(|t| &t.inputs) {
+        takers[a.place] += 1;
+    }
     let trans = net
         .transitions
         .iter()
         .enumerate()
         .map(|(t, tr)| {
-            match tr.inputs.iter().max_by_key(|a| a.weight) {
+            let key = tr
+                .inputs
+                .iter()
+                .max_by_key(|a| (a.weight, std::cmp::Reverse(takers[a.place])));
+            match key {
                 Some(a) => by_key[a.place].push(t as u32),
                 None => free.push(t as u32),
             }
@@ -123,6 +200,8 @@ fn compile(net: &PetriNet) -> Compiled {
             }
             // a place taken from and given back as much is unchanged
             delta.retain(|d| d.1 != d.2);
+            // in place order (the sparse search merges it with a marking's marked places)
+            delta.sort_unstable_by_key(|d| d.0);
             Trans {
                 inputs: tr.inputs.iter().map(|a| (a.place, a.weight)).collect(),
                 inhibitors: tr.inhibitors.iter().map(|a| (a.place, a.weight)).collect(),
@@ -152,8 +231,25 @@ fn widths(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> Vec<u8> {
 /// and more than a word of the table (kept at most three quarters full), and fields only
 /// widen, so a net with more reachable markings makes it give up, however long it runs.
 pub fn most_markings(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> u64 {
-    let words = Layout::new(widths(net, bounds, cfg)).words as u64;
-    (cfg.max_bytes as u64 / (8 * (words + 1))).min(u64::from(u32::MAX))
+    let most = if sparse_wins(net, bounds, cfg) {
+        sparse::most_markings(cfg.max_bytes)
+    } else {
+        let words = Layout::new(widths(net, bounds, cfg)).words as u64;
+        cfg.max_bytes as u64 / (8 * (words + 1))
+    };
+    most.min(u64::from(u32::MAX))
+}
+
+/// Does the search store sparse markings ([`Packing`])?
+fn sparse_wins(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> bool {
+    match cfg.packing {
+        Packing::Packed => false,
+        Packing::Sparse => true,
+        Packing::Auto => {
+            let packed = Layout::new(widths(net, bounds, cfg)).words * 8;
+            2 * sparse::record_len(&net.initial_marking()) + 8 < packed
+        }
+    }
 }
 
 /// Explore the reachable markings of `net` breadth first and count the StateSpace figures.
@@ -173,6 +269,9 @@ pub fn explore(
     let np = net.places.len();
     let c = compile(net);
     let m0 = net.initial_marking();
+    if sparse_wins(net, bounds, cfg) {
+        return sparse::explore_sparse(np, &c, &m0, cfg, stop, progress);
+    }
     let widths = widths(net, bounds, cfg);
     let unknown: Vec<bool> = (0..np)
         .map(|p| bounds.get(p).copied().flatten().is_none())
@@ -187,22 +286,10 @@ pub fn explore(
     let mut cands: Vec<u32> = Vec::new();
     let (mut batch, mut hashes): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
     let (mut edges, mut max_place, mut max_sum) = (0u64, 0u64, 0u64);
-    let (mut i, mut work, mut checks) = (0, CHECK_EVERY, 0u64);
+    let (mut i, mut pace) = (0, Pace::new());
     while i < store.len() {
-        if work >= CHECK_EVERY {
-            if stop() {
-                return Err(GaveUp::Stopped);
-            }
-            if checks % REPORT_EVERY == 0 {
-                progress(&format!(
-                    "explicit search: {} markings found, {} expanded, {} MiB",
-                    store.len(),
-                    i,
-                    store.bytes() >> 20
-                ));
-            }
-            (work, checks) = (0, checks + 1);
-        }
+        let now = (store.len(), i, store.bytes());
+        pace.check(stop, progress, "explicit search", now)?;
         rec.clear();
         rec.extend_from_slice(store.get(i));
         layout.decode(&rec, &mut m);
@@ -244,7 +331,7 @@ pub fn explore(
             }
         }
         let local = hashes.len() as u64;
-        work += (np + cands.len() + hashes.len() * layout.words) as u64;
+        pace.add(np + cands.len() + hashes.len() * layout.words);
         if let Some((p, v)) = grow {
             // repack every marking with a wider field for `p`, then expand marking `i` again
             (layout, store) = widen(&layout, &store, (p, v), &unknown, cfg, stop)?;

@@ -1,19 +1,15 @@
 //! The set of markings found so far: packed markings of one size side by side in one array, in
-//! the order they were found (so the array is also the breadth-first queue), and an
-//! open-addressing table of their indices.
-//!
-//! A table slot holds 32 bits of the marking's hash beside its index, so a probe reads the
-//! array only when the hashes agree (almost always a true duplicate); probing is linear, so a
-//! miss costs about one cache line of the table. Lookups come in batches (the successors of one
-//! marking, [`Store::touch`] then [`Store::insert`]): the slots of the whole batch are read
-//! first, so their cache misses overlap instead of following each other.
+//! the order they were found (so the array is also the breadth-first queue), and a
+//! [`Table`] of their indices. Lookups come in batches (the successors of one marking,
+//! [`Store::touch`] then [`Store::insert`]).
 
+use crate::table::Table;
 use crate::GaveUp;
 
 /// Ask the kernel to back `v`'s buffer with transparent huge pages where it can (Linux; a
 /// hint). The array and the table are read at random, one marking at a time: with 4 KiB pages
 /// almost every read also misses the TLB.
-fn huge_pages(v: &[u64], capacity: usize) {
+pub(crate) fn huge_pages(v: &[u64], capacity: usize) {
     const HUGE: usize = 2 << 20;
     #[cfg(target_os = "linux")]
     {
@@ -35,9 +31,6 @@ fn huge_pages(v: &[u64], capacity: usize) {
     let _ = (v, capacity, HUGE);
 }
 
-/// A table slot: `0` empty, else the hash's low 32 bits above `index + 1`.
-type Slot = u64;
-
 /// The hash of a packed marking (64 bits; the table index comes from the high bits and the
 /// tag kept in the slot from the low ones, so the two are independent).
 #[inline]
@@ -57,13 +50,8 @@ pub(crate) struct Store {
     words: usize,
     len: usize,
     arena: Vec<u64>,
-    slots: Vec<Slot>,
-    /// log2 of the table's size.
-    bits: u32,
+    table: Table,
 }
-
-/// The table's initial log2 size.
-const MIN_BITS: u32 = 10;
 
 impl Store {
     pub(crate) fn new(words: usize, max_bytes: usize) -> Store {
@@ -72,8 +60,7 @@ impl Store {
             words,
             len: 0,
             arena: Vec::new(),
-            slots: vec![0; 1 << MIN_BITS],
-            bits: MIN_BITS,
+            table: Table::new(),
         }
     }
 
@@ -92,25 +79,10 @@ impl Store {
         &self.arena[i * self.words..(i + 1) * self.words]
     }
 
-    #[inline]
-    fn home(&self, h: u64) -> usize {
-        (h >> (64 - self.bits)) as usize
-    }
-
-    /// Ask for the cache line of the slot a marking of hash `h` starts probing at, ahead of
-    /// [`Store::insert`] (a hint: nothing is read).
+    /// Ask for the table slot of a marking of hash `h` ahead of [`Store::insert`] (a hint).
     #[inline]
     pub(crate) fn touch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.slots[self.home(h)..].as_ptr();
-            // SAFETY: a prefetch is a hint that never faults and changes no memory; `p` points
-            // into the table (sse is part of every x86_64 target).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
+        self.table.touch(h);
     }
 
     /// Add `rec` (of hash `h`) unless it is there: `Ok(true)` when added, `Ok(false)` when it
@@ -119,31 +91,22 @@ impl Store {
     /// while a table is rebuilt too).
     pub(crate) fn insert(&mut self, rec: &[u64], h: u64) -> Result<bool, GaveUp> {
         debug_assert_eq!(rec.len(), self.words);
-        let tag = h << 32;
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(h);
-        loop {
-            let s = self.slots[i];
-            if s == 0 {
-                break;
-            }
-            if s & !0xffff_ffff == tag && self.get((s as u32 - 1) as usize) == rec {
-                return Ok(false);
-            }
-            i = (i + 1) & mask;
-        }
+        let slot = match self.table.find(h, |k| self.get(k) == rec) {
+            Ok(_) => return Ok(false),
+            Err(slot) => slot,
+        };
         let idx = u32::try_from(self.len + 1)
             .ok()
             .filter(|&i| i < u32::MAX)
             .ok_or(GaveUp::TooManyStates)?;
         let cap = self.arena.capacity();
-        let grows_table = 4 * (self.len + 1) > 3 * self.slots.len();
+        let grows_table = self.table.full_at(self.len + 1);
         let arena_after = if self.arena.len() + self.words > cap {
             (2 * cap).max(self.arena.len() + self.words)
         } else {
             cap
         };
-        let table_after = self.slots.len() * if grows_table { 3 } else { 1 };
+        let table_after = self.table.slots(grows_table);
         if (arena_after + table_after) * 8 > self.max_bytes {
             return Err(GaveUp::Memory {
                 max_bytes: self.max_bytes,
@@ -153,34 +116,19 @@ impl Store {
         if self.arena.capacity() != cap {
             huge_pages(&self.arena, self.arena.capacity());
         }
+        self.table.set(slot, h, idx - 1);
         self.len += 1;
-        self.slots[i] = tag | u64::from(idx);
-        // grow at three quarters full
         if grows_table {
-            self.grow();
+            let (arena, words) = (&self.arena, self.words);
+            self.table
+                .grow(self.len, |k| hash(&arena[k * words..(k + 1) * words]));
         }
         Ok(true)
     }
 
-    /// Double the table, placing every marking anew (from the array, in order).
-    fn grow(&mut self) {
-        self.bits += 1;
-        self.slots = vec![0; 1 << self.bits];
-        huge_pages(&self.slots, self.slots.len());
-        let mask = self.slots.len() - 1;
-        for k in 0..self.len {
-            let h = hash(self.get(k));
-            let mut i = self.home(h);
-            while self.slots[i] != 0 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = (h << 32) | (k as u64 + 1);
-        }
-    }
-
     /// Bytes held (array and table, by capacity).
     pub(crate) fn bytes(&self) -> usize {
-        (self.arena.capacity() + self.slots.len()) * 8
+        (self.arena.capacity() + self.table.slots(false)) * 8
     }
 }
 

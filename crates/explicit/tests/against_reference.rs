@@ -4,7 +4,7 @@
 //! oracle cannot finish (unbounded or large) are never answered with fewer states than it saw.
 
 use proptest::prelude::*;
-use saturn_explicit::{explore, Config, Counts, GaveUp};
+use saturn_explicit::{explore, Config, Counts, GaveUp, Packing};
 use saturn_model::bounded::{structural_bounds, Limits};
 use saturn_reference::explore::explore_petri;
 use saturn_reference::strategies::small_net;
@@ -16,11 +16,14 @@ proptest! {
     #[test]
     fn figures_agree_with_the_reference_bfs(net in small_net(7, 7)) {
         let st = structural_bounds(&net, &Limits::default(), &|| false);
-        let tiny = Config { max_bytes: 1 << 20, unknown_width: 1 };
+        let tiny = Config { max_bytes: 1 << 20, unknown_width: 1, packing: Packing::Packed };
+        let sparse = Config { packing: Packing::Sparse, ..tiny.clone() };
         let runs = [
             explore(&net, &st.bounds, &Config { max_bytes: 1 << 20, ..Config::default() }, &|| false, &mut |_| {}),
             explore(&net, &[], &tiny, &|| false, &mut |_| {}),
             explore(&net, &[], &Config { unknown_width: 0, ..tiny.clone() }, &|| false, &mut |_| {}),
+            explore(&net, &[], &sparse, &|| false, &mut |_| {}),
+            explore(&net, &st.bounds, &sparse, &|| false, &mut |_| {}),
         ];
         match explore_petri(&net, CAP) {
             Ok(r) => {
@@ -50,18 +53,21 @@ proptest! {
 fn stops_when_asked_and_at_the_budget() {
     // an unbounded net: t0 puts a token in p0 forever
     let net = saturn_reference::strategies::petri_net(&[0], vec![(vec![], vec![(0, 1)], vec![])]);
-    let cfg = Config {
-        max_bytes: 1 << 16,
-        unknown_width: 1,
-    };
-    assert_eq!(
-        explore(&net, &[], &cfg, &|| true, &mut |_| {}),
-        Err(GaveUp::Stopped)
-    );
-    assert_eq!(
-        explore(&net, &[], &cfg, &|| false, &mut |_| {}),
-        Err(GaveUp::Memory { max_bytes: 1 << 16 })
-    );
+    for packing in [Packing::Packed, Packing::Sparse] {
+        let cfg = Config {
+            max_bytes: 1 << 16,
+            unknown_width: 1,
+            packing,
+        };
+        assert_eq!(
+            explore(&net, &[], &cfg, &|| true, &mut |_| {}),
+            Err(GaveUp::Stopped)
+        );
+        assert_eq!(
+            explore(&net, &[], &cfg, &|| false, &mut |_| {}),
+            Err(GaveUp::Memory { max_bytes: 1 << 16 })
+        );
+    }
 }
 
 /// What [`most_markings`] promises: a search that answers stored no more markings than it says,
@@ -70,7 +76,11 @@ fn stops_when_asked_and_at_the_budget() {
 #[test]
 fn no_search_stores_more_markings_than_most_markings_says() {
     use saturn_explicit::most_markings;
-    for (fam, n) in [("kanban", 3), ("philosophers", 8), ("slot", 4)] {
+    let cases = [("kanban", 3), ("philosophers", 8), ("slot", 4)];
+    for ((fam, n), packing) in cases
+        .into_iter()
+        .flat_map(|c| [(c, Packing::Auto), (c, Packing::Sparse)])
+    {
         let net = saturn_model::families::generate(fam, n).unwrap();
         let st = structural_bounds(&net, &Limits::default(), &|| false);
         let all = explore(&net, &st.bounds, &Config::default(), &|| false, &mut |_| {})
@@ -80,6 +90,7 @@ fn no_search_stores_more_markings_than_most_markings_says() {
         for shift in 10..=26 {
             let cfg = Config {
                 max_bytes: 1 << shift,
+                packing,
                 ..Config::default()
             };
             let most = most_markings(&net, &st.bounds, &cfg);
@@ -106,4 +117,40 @@ fn no_search_stores_more_markings_than_most_markings_says() {
             "{fam}:{n}: budgets on one side only"
         );
     }
+}
+
+/// A ring of 500 places with two tokens: `Auto` stores it sparse (a packed marking takes a
+/// bit per place, a sparse one a few bytes), and both ways give the closed form: the
+/// multisets of two places, C(501, 2); two transitions enabled when the tokens are apart, one
+/// when together.
+#[test]
+fn a_wide_ring_with_few_tokens_is_searched_sparse() {
+    let n = 500usize;
+    let mut m0 = vec![0u64; n];
+    m0[0] = 2;
+    let ring = (0..n)
+        .map(|p| (vec![(p, 1)], vec![((p + 1) % n, 1)], vec![]))
+        .collect();
+    let net = saturn_reference::strategies::petri_net(&m0, ring);
+    let bounds = vec![Some(2); n];
+    let want = Counts {
+        states: (n * (n + 1) / 2) as u64,
+        transitions: (2 * (n * (n - 1) / 2) + n) as u64,
+        max_tokens_place: 2,
+        max_tokens_marking: 2,
+    };
+    let mut lines = Vec::new();
+    let auto = explore(&net, &bounds, &Config::default(), &|| false, &mut |l| {
+        lines.push(l.to_string())
+    });
+    assert_eq!(auto, Ok(want.clone()));
+    assert!(lines.iter().any(|l| l.contains("sparse")), "{lines:?}");
+    let packed = Config {
+        packing: Packing::Packed,
+        ..Config::default()
+    };
+    assert_eq!(
+        explore(&net, &bounds, &packed, &|| false, &mut |_| {}),
+        Ok(want)
+    );
 }
