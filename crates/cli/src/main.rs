@@ -200,7 +200,7 @@ fn fail(command: &str, model: &str, json: bool, e: anyhow::Error) -> ExitCode {
 }
 
 /// Engines recurse once per level (thousands for contest nets): run on a thread with a big stack.
-const STACK_BYTES: usize = 1 << 30;
+const STACK_BYTES: usize = saturn_symbolic::statespace::WORKER_STACK;
 
 /// Parse the command line. A usage error with `--json` among the arguments still prints one JSON
 /// object (status `error`), after clap's own message on stderr.

@@ -281,3 +281,60 @@ fn figures_by_scaling_match_direct_generation_and_the_explicit_search() {
     assert!(text.contains("by scaling"), "{text}");
     assert!(text.contains("states: 602888"), "{text}");
 }
+
+/// A ring of 10,000 places with five tokens, through the portfolio on two cores: the second
+/// worker recurses once per level like the first and needs the same big stack (this net, and
+/// AirplaneLD-PT-1000 with 7,019 places, overflowed the default 2 MiB and aborted). Every
+/// multiset of five places is a marking, C(n + 4, 5) of them, and a marking enables one
+/// transition per marked place: n * C(n + 3, 4) edges.
+#[test]
+fn a_net_of_ten_thousand_levels_runs_on_the_second_core() {
+    let n = 10_000;
+    let mut x = String::from(
+        "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">\
+         <net id=\"ring\" type=\"http://www.pnml.org/version-2009/grammar/ptnet\"><page id=\"g\">",
+    );
+    for i in 0..n {
+        if i % (n / 5) == 0 {
+            x += &format!(
+                "<place id=\"p{i}\"><initialMarking><text>1</text></initialMarking></place>"
+            );
+        } else {
+            x += &format!("<place id=\"p{i}\"/>");
+        }
+    }
+    for i in 0..n {
+        x += &format!(
+            "<transition id=\"t{i}\"/><arc id=\"a{i}\" source=\"p{i}\" target=\"t{i}\"/>\
+             <arc id=\"b{i}\" source=\"t{i}\" target=\"p{}\"/>",
+            (i + 1) % n
+        );
+    }
+    x += "</page></net></pnml>\n";
+    let dir = std::env::temp_dir().join(format!("saturn-ring-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("ring.pnml");
+    std::fs::write(&path, x).expect("written");
+    let p = path.to_str().expect("utf-8");
+    let v = json(&[
+        "statespace",
+        p,
+        "--order",
+        "auto",
+        "--polytope",
+        "off",
+        "--explicit",
+        "off",
+        "--json",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let binomial = |n: u128, k: u128| (0..k).fold(1u128, |c, i| c * (n - i) / (i + 1));
+    let n = n as u128;
+    let want = [
+        binomial(n + 4, 5).to_string(),
+        (n * binomial(n + 3, 4)).to_string(),
+        "5".into(),
+        "5".into(),
+    ];
+    assert_eq!(figures(&v), want);
+}

@@ -13,7 +13,9 @@ use crate::{Direction, Interrupted, Limits, Method, Reach, ReachStats, Relations
 mod portfolio;
 mod scaled;
 
-pub use portfolio::{generate_portfolio, generate_portfolio_helped, keep_suspended, HELPER_POLL};
+pub use portfolio::{
+    generate_portfolio, generate_portfolio_helped, keep_suspended, HELPER_POLL, WORKER_STACK,
+};
 pub use scaled::{figures_by_scaling, ScaledFigures};
 
 /// The result of a state-space generation run.

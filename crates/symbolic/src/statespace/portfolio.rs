@@ -12,6 +12,11 @@ use crate::limits::Progress;
 use crate::reach::Suspended;
 use crate::{Interrupted, Limits, Method, Relations};
 
+/// The stack of a worker thread: diagram operations recurse once per level, and contest nets
+/// have up to tens of thousands (AirplaneLD-PT-1000's 7,019 overflowed the default 2 MiB).
+/// Reserved address space, resident only as far as used.
+pub const WORKER_STACK: usize = 1 << 30;
+
 /// A portfolio over variable orders: `models` are the same system under different level
 /// orders. No static metric predicts saturation's cost reliably, so the attempts run by
 /// iterative deepening: each candidate in turn gets a step budget, and the budget grows
@@ -96,19 +101,25 @@ pub fn generate_portfolio_helped(
         ..limits
     };
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if helper() {
-                    portfolio.work(limits, 1);
-                    return;
+        // the second worker recurses once per level like the first: the same stack (a thread
+        // that cannot be started leaves the work to the first)
+        let second = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, || {
+                while !done.load(Ordering::Relaxed) {
+                    if helper() {
+                        portfolio.work(limits, 1);
+                        return;
+                    }
+                    // woken early when the first worker is done
+                    std::thread::park_timeout(HELPER_POLL);
                 }
-                // woken early when the first worker is done
-                std::thread::park_timeout(HELPER_POLL);
-            }
-        });
+            });
         portfolio.work(limits, 0);
         done.store(true, Ordering::Relaxed);
-        second.thread().unpark();
+        if let Ok(second) = second {
+            second.thread().unpark();
+        }
     });
     portfolio.outcome()
 }
