@@ -52,6 +52,9 @@ pub enum OrderArg {
     SemiflowRev,
     /// Span minimisation by local search from FORCE or Sloan.
     SpanSearch,
+    /// FORCE with each transition's pull divided by the square of its size (a transition of
+    /// thousands of places barely moves them).
+    ForceWeighted,
     /// The two orders of lowest predicted cost (transition and P-semiflow spans), then sloan,
     /// force, file-rev and semiflow-rev, by iterative deepening (the first to finish; on two cores once the
     /// racers beside it are done).
@@ -71,6 +74,7 @@ impl OrderArg {
             OrderArg::Semiflow => "semiflow",
             OrderArg::SemiflowRev => "semiflow-rev",
             OrderArg::SpanSearch => "span-search",
+            OrderArg::ForceWeighted => "force-weighted",
             OrderArg::Auto => "auto",
         }
     }

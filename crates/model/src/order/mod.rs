@@ -41,10 +41,10 @@ mod semiflow;
 mod sloan;
 
 pub use cuthill_mckee::{cuthill_mckee, cuthill_mckee_with};
-pub use force::{force, force_with};
+pub use force::{force, force_weighted_with, force_with};
 pub use gradient::{noack, noack_with, quantize, tovchigrechko, tovchigrechko_with};
 pub use local_search::{span_search, span_search_with};
-pub use predict::{auto_orders, predict, AUTO_KEEP};
+pub use predict::{auto_orders, predict, AUTO_KEEP, HUB_MARGIN, HUB_ORDER};
 pub use semiflow::{semiflow_order, semiflow_order_with, semiflow_supports};
 pub use sloan::{sloan, sloan_with};
 
@@ -53,6 +53,7 @@ pub const ORDER_NAMES: &[&str] = &[
     "file",
     "file-rev",
     "force",
+    "force-weighted",
     "sloan",
     "cuthill-mckee",
     "noack",
@@ -173,6 +174,7 @@ pub fn by_name_with(
         "file" => Ok((0..hg.n).rev().collect()),
         "file-rev" => Ok((0..hg.n).collect()),
         "force" => Ok(force_with(hg, DEFAULT_FORCE_ITERATIONS, stop)),
+        "force-weighted" => Ok(force_weighted_with(hg, DEFAULT_FORCE_ITERATIONS, stop)),
         "sloan" => Ok(sloan_with(hg, stop)),
         "cuthill-mckee" => Ok(cuthill_mckee_with(hg, stop)),
         "noack" => Ok(noack_with(hg, stop)),
