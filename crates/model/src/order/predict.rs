@@ -14,17 +14,14 @@ use crate::PetriNet;
 /// always keeps).
 pub const AUTO_KEEP: usize = 2;
 
-/// The order `auto` adds only where it stands out: FORCE weighted against transitions of many
-/// places. Nets with such hubs (RwMutex's writers take every reader's lock) get diagrams of a
-/// few nodes a level from it and blow up under every other order (RwMutex-PT-r2000w0010: 0.13
-/// s, predicted 3.2M against 19.7M for the best other; every other order over 60 s). Elsewhere
-/// it is one more FORCE among the candidates, so it does not compete for the [`AUTO_KEEP`]
-/// places: added beside them, it would make every portfolio longer.
+/// The order `auto` adds only where it is predicted best: FORCE weighted against transitions
+/// of many places. Nets with such hubs (RwMutex's writers take every reader's lock) get
+/// diagrams of a few nodes a level from it and blow up under every other order
+/// (RwMutex-PT-r2000w0010: 0.13 s, predicted 3.2M against 19.7M for the best other;
+/// RwMutex-PT-r0100w0010: 0.02 s, predicted 16,335 against 26,350; every other order over
+/// 30 s on both). Elsewhere it is one more FORCE among the candidates, so it does not compete
+/// for the [`AUTO_KEEP`] places: added beside them, it would make every portfolio longer.
 pub const HUB_ORDER: &str = "force-weighted";
-
-/// [`HUB_ORDER`] joins the candidates when its predicted cost times this is at most the best
-/// other's.
-pub const HUB_MARGIN: u64 = 2;
 
 /// The predicted cost of `order`: the transitions' spans plus the P-semiflows' spans (lower is
 /// better).
@@ -37,7 +34,7 @@ pub fn predict(hg: &Hypergraph, order: &[usize]) -> u64 {
 /// [`ORDER_NAMES`] with the lowest [`predict`]ed cost (ties: the earlier name), best first,
 /// then the [`PORTFOLIO`] orders not among them; an order equal to an earlier candidate is
 /// dropped. [`HUB_ORDER`] is not among those ranked: it comes first, as one more candidate,
-/// when its predicted cost is at most half the best other's ([`HUB_MARGIN`]). `stop` is polled
+/// when its predicted cost is below every other's. `stop` is polled
 /// by the heuristics (they then return what they have).
 pub fn auto_orders(net: &PetriNet, stop: &dyn Fn() -> bool) -> Vec<(String, Vec<usize>)> {
     let hg = Hypergraph::with_semiflows(net, stop);
@@ -61,7 +58,7 @@ pub fn auto_orders(net: &PetriNet, stop: &dyn Fn() -> bool) -> Vec<(String, Vec<
         }
     };
     if let (Some((cost, _, order)), Some(best)) = (&hub, scored.first()) {
-        if cost.saturating_mul(HUB_MARGIN) <= best.0 {
+        if *cost < best.0 {
             push(HUB_ORDER, order);
         }
     }
