@@ -215,7 +215,12 @@ fn auto_keeps_the_portfolio_and_ranks_by_prediction() {
             best,
             "{f}: the best predicted comes first"
         );
-        assert!(cands.len() <= first + AUTO_KEEP + PORTFOLIO.len(), "{f}");
+        assert!(cands.len() <= 1 + AUTO_KEEP + PORTFOLIO.len(), "{f}");
+        let weighted = by_name(&net, HUB_ORDER).unwrap();
+        assert!(
+            cands.iter().any(|(_, c)| *c == weighted),
+            "{f}: {HUB_ORDER} kept"
+        );
         for name in PORTFOLIO {
             let o = by_name(&net, name).unwrap();
             assert!(cands.iter().any(|(_, c)| *c == o), "{f}: {name} kept");
