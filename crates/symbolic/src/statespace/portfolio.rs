@@ -22,8 +22,8 @@ pub const WORKER_STACK: usize = 1 << 30;
 /// iterative deepening: each candidate in turn gets a step budget, and the budget grows
 /// fourfold each round until one finishes; within a round, the attempts that have proven more
 /// states reachable go first, and an attempt far behind the best, or behind its twin (the
-/// same order in the other event mode), runs its rounds one round late (`next_slot`). The total work is within a small constant factor
-/// of the best candidate's. An attempt that runs out of budget is suspended, not thrown away:
+/// same order in the other event mode), runs its rounds one round late (`next_slot`). The
+/// total work is within a small constant factor of the best candidate's. An attempt that runs out of budget is suspended, not thrown away:
 /// the next round resumes it on its own context, where the sub-results it finished are still
 /// in its caches (unless memory runs short: see [`keep_suspended`]). With
 /// [`Relations::Auto`], each model is a candidate twice: with implicit events, then with
