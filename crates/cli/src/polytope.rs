@@ -171,6 +171,7 @@ pub fn polytope_json(p: &PolytopeStateSpace) -> serde_json::Value {
     json!({
         "engine": "polytope",
         "ranking": p.ranking,
+        "ranking_runs": p.runs,
         "boolean_levels": p.levels,
         "nodes_final": p.metrics.nodes,
         "states": p.metrics.states.to_string(),

@@ -62,6 +62,88 @@ impl Forest {
         total
     }
 
+    /// `|a ∩ b|` without building the intersection: one walk over the pairs of nodes, no new
+    /// node (a transition's enabled markings among the reachable ones, counted for each
+    /// transition of a large diagram). Quasi-reduced forests with both roots at one level; any
+    /// other case counts the intersection built by [`Forest::intersect`].
+    pub fn cardinality_of_intersection(&mut self, a: NodeId, b: NodeId) -> BigUint {
+        if self.reduction() != Reduction::Quasi || self.level(a) != self.level(b) {
+            let i = self.intersect(a, b);
+            return self.cardinality(i);
+        }
+        if let Some(c) = self.both_u128(a, b, &mut hashbrown::HashMap::new()) {
+            return BigUint::from(c);
+        }
+        self.both_big(a, b, &mut hashbrown::HashMap::new())
+    }
+
+    /// The pairs of edges of `a` and `b` with one index, children paired (both sorted).
+    fn paired(&self, a: NodeId, b: NodeId) -> Vec<(NodeId, NodeId)> {
+        let (ea, eb) = (self.edges(a), self.edges(b));
+        let (mut i, mut j, mut out) = (0, 0, Vec::new());
+        while i < ea.len() && j < eb.len() {
+            let (x, y) = (ea.at(i), eb.at(j));
+            match x.idx.cmp(&y.idx) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    out.push((x.child, y.child));
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out
+    }
+
+    fn both_u128(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        memo: &mut hashbrown::HashMap<(NodeId, NodeId), u128>,
+    ) -> Option<u128> {
+        if a.is_empty() || b.is_empty() {
+            return Some(0);
+        }
+        if a.is_terminal() {
+            return Some(1);
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&c) = memo.get(&key) {
+            return Some(c);
+        }
+        let mut total: u128 = 0;
+        for (x, y) in self.paired(a, b) {
+            total = total.checked_add(self.both_u128(x, y, memo)?)?;
+        }
+        memo.insert(key, total);
+        Some(total)
+    }
+
+    fn both_big(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        memo: &mut hashbrown::HashMap<(NodeId, NodeId), BigUint>,
+    ) -> BigUint {
+        if a.is_empty() || b.is_empty() {
+            return BigUint::zero();
+        }
+        if a.is_terminal() {
+            return BigUint::one();
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(c) = memo.get(&key) {
+            return c.clone();
+        }
+        let mut total = BigUint::zero();
+        for (x, y) in self.paired(a, b) {
+            total += self.both_big(x, y, memo);
+        }
+        memo.insert(key, total.clone());
+        total
+    }
+
     /// Cardinality in 128 bits, or `None` on overflow.
     pub fn cardinality_u128(&self, root: NodeId) -> Option<u128> {
         let mut memo: hashbrown::HashMap<NodeId, u128> = hashbrown::HashMap::new();

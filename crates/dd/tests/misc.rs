@@ -235,3 +235,31 @@ fn capacity_overflow_is_flagged_not_wrapped() {
     assert!(h.singleton(&[u32::MAX]).is_empty());
     assert!(h.overflowed());
 }
+
+/// `|a ∩ b|` past 128 bits: all 16^40 tuples of 40 levels against those with 0 at the bottom
+/// level and 0 or 1 at the top one, counted without building the intersection (2·16^38).
+#[test]
+fn intersection_counts_past_128_bits() {
+    use saturn_dd::{Edge, Forest, NodeId, Reduction};
+    let k = 40;
+    let mut f = Forest::new(k, Reduction::Quasi);
+    for l in 1..=k {
+        f.set_domain(l, 16);
+    }
+    let (mut all, mut some) = (NodeId::ONE, NodeId::ONE);
+    for l in 1..=k {
+        let full: Vec<Edge> = (0..16).map(|i| Edge::new(i, all)).collect();
+        let allowed: Vec<u32> = match l {
+            1 => vec![0],
+            l if l == k => vec![0, 1],
+            _ => (0..16).collect(),
+        };
+        let part: Vec<Edge> = allowed.iter().map(|&i| Edge::new(i, some)).collect();
+        all = f.make_node(l, &full);
+        some = f.make_node(l, &part);
+    }
+    let expect = num_bigint::BigUint::from(2u32) * num_bigint::BigUint::from(16u32).pow(38);
+    assert_eq!(f.cardinality_of_intersection(all, some), expect);
+    assert_eq!(f.cardinality_of_intersection(some, all), expect);
+    assert_eq!(f.cardinality(some), expect);
+}

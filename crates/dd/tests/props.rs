@@ -78,6 +78,11 @@ proptest! {
             prop_assert_eq!(read(&f, un), a.union(&b).cloned().collect::<Set>());
             prop_assert_eq!(read(&f, it), a.intersection(&b).cloned().collect::<Set>());
             prop_assert_eq!(read(&f, mi), a.difference(&b).cloned().collect::<Set>());
+            // counted without building the intersection
+            prop_assert_eq!(
+                f.cardinality_of_intersection(na, nb).to_string(),
+                a.intersection(&b).count().to_string()
+            );
             let both: Set = a.union(&b).cloned().collect();
             prop_assert_eq!(build(&mut f, &both, true), un);
             // relational product against the explicit relation

@@ -79,33 +79,6 @@ pub fn rankings(net: &PetriNet) -> Vec<(&'static str, Vec<i128>)> {
     ]
 }
 
-/// The successors of a set by each transition, computed once each.
-pub struct Images<'r> {
-    pub rels: &'r [NodeId],
-    done: Vec<Option<NodeId>>,
-}
-
-impl<'r> Images<'r> {
-    pub fn new(rels: &'r [NodeId]) -> Images<'r> {
-        Images {
-            rels,
-            done: vec![None; rels.len()],
-        }
-    }
-
-    /// The image of `p` (always the same set) by transition `t`.
-    pub fn get(&mut self, dd: &mut Dd, p: NodeId, t: usize) -> NodeId {
-        let r = self.rels[t];
-        *self.done[t].get_or_insert_with(|| {
-            if r.is_empty() {
-                NodeId::EMPTY
-            } else {
-                saturn_dd::image(&mut dd.sets, &dd.rels, p, r)
-            }
-        })
-    }
-}
-
 /// `w·C(t)` per transition.
 pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
     net.transitions
@@ -126,6 +99,18 @@ pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
         .collect()
 }
 
+/// The transitions as the certificate needs them: `rels[t]`, transition `t`'s relation;
+/// `boxes[t]`, its successor box ([`super::interval::successor_box`]) as a set.
+#[derive(Clone, Copy)]
+pub struct Moves<'a> {
+    pub rels: &'a [NodeId],
+    pub boxes: &'a [NodeId],
+}
+
+/// The most nodes of the markings a ranking's single steps leave for which the runs that gain
+/// are tried before the next ranking.
+const FEW_LEFT: usize = 4096;
+
 /// A proof that every marking of `p` is reachable from `m0` (the singleton `init`): a set `S`
 /// of transitions such that every marking of `p` but `m0` is the successor, by a transition of
 /// `S`, of a marking of `p`, and some weights `w` make every transition of `S` gain
@@ -135,64 +120,88 @@ pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
 /// transitions that cover some of them, as long as it holds no T-semiflow's support (by
 /// Gordan's theorem exactly when weights making all of `S` gain exist; `t_flows` must then
 /// be every minimal T-semiflow's support, `None` when they are not known, and `S` stays the
-/// ranking's). `rels[t]` is transition `t`'s relation, `images[t]` (filled on demand, see
-/// [`Images`]) the successors of `p` by it. Returns the ranking's name.
+/// ranking's). Last, for the rankings themselves, runs of a few steps that gain in all
+/// ([`super::runs::runs_close`]): at once when the single steps leave few markings, else
+/// after the growth, fewest markings left first. Returns the ranking's name, and whether
+/// runs were needed.
 pub fn certify(
     dd: &mut Dd,
     net: &PetriNet,
     p: NodeId,
     init: NodeId,
-    images: &mut Images<'_>,
+    moves: Moves<'_>,
     t_flows: Option<&[Vec<usize>]>,
     stop: &dyn Fn() -> bool,
-) -> Option<&'static str> {
-    let rels = images.rels;
-    let mut image = |dd: &mut Dd, t: usize| images.get(dd, p, t);
+) -> Option<(&'static str, bool)> {
+    let Moves { rels, boxes } = moves;
     let target = dd.sets.minus(p, init);
+    // per ranking: its gains, S, and the markings no transition of S reaches (a marking of
+    // `p` is a successor by `t` of one of `p` exactly when it lies in `boxes[t]`)
+    let mut tried = Vec::new();
     for (name, w) in rankings(net) {
         if stop() {
             return None;
         }
         let g = gains(net, &w);
-        let mut in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
+        let in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
         let mut left = target;
         for (t, _) in in_s.iter().enumerate().filter(|x| *x.1) {
             if left.is_empty() || stop() {
                 break;
             }
-            let img = image(dd, t);
-            left = dd.sets.minus(left, img);
-        }
-        let Some(flows) = t_flows else {
-            if left.is_empty() {
-                return Some(name);
-            }
-            continue;
-        };
-        // grow S, the transitions that lose least first
-        let mut rest: Vec<usize> = (0..rels.len()).filter(|&t| !in_s[t]).collect();
-        rest.sort_by_key(|&t| std::cmp::Reverse(g[t]));
-        for t in rest {
-            if left.is_empty() || stop() {
-                break;
-            }
-            let img = image(dd, t);
-            let now = dd.sets.minus(left, img);
-            if now == left {
-                continue;
-            }
-            in_s[t] = true;
-            let cycle = flows
-                .iter()
-                .any(|f| f.contains(&t) && f.iter().all(|&u| in_s[u]));
-            if cycle {
-                in_s[t] = false;
-            } else {
-                left = now;
-            }
+            left = dd.sets.minus(left, boxes[t]);
         }
         if left.is_empty() {
-            return Some(name);
+            return Some((name, false));
+        }
+        // a few markings left: the runs that gain, at once (before the next ranking's pass
+        // over all of `p`)
+        if dd.sets.count_nodes(&[left]) <= FEW_LEFT
+            && super::runs::runs_close(dd, rels, &g, p, left, stop)
+        {
+            return Some((name, true));
+        }
+        tried.push((name, g, in_s, left));
+    }
+    if let Some(flows) = t_flows {
+        for (name, g, in_s, left) in &tried {
+            let (mut in_s, mut left) = (in_s.clone(), *left);
+            // grow S, the transitions that lose least first
+            let mut rest: Vec<usize> = (0..rels.len()).filter(|&t| !in_s[t]).collect();
+            rest.sort_by_key(|&t| std::cmp::Reverse(g[t]));
+            for t in rest {
+                if left.is_empty() || stop() {
+                    break;
+                }
+                let now = dd.sets.minus(left, boxes[t]);
+                if now == left {
+                    continue;
+                }
+                in_s[t] = true;
+                let cycle = flows
+                    .iter()
+                    .any(|f| f.contains(&t) && f.iter().all(|&u| in_s[u]));
+                if cycle {
+                    in_s[t] = false;
+                } else {
+                    left = now;
+                }
+            }
+            if left.is_empty() {
+                return Some((name, false));
+            }
+        }
+    }
+    tried.sort_by_cached_key(|x| dd.sets.cardinality(x.3));
+    for (name, g, _, left) in tried {
+        if stop() {
+            return None;
+        }
+        if dd.sets.count_nodes(&[left]) <= FEW_LEFT {
+            continue; // tried above
+        }
+        if super::runs::runs_close(dd, rels, &g, p, left, stop) {
+            return Some((name, true));
         }
     }
     None

@@ -15,22 +15,27 @@
 //! structural bounds). When `P` is also *reachable*, it is the state space, and no fixpoint is
 //! needed. That is proved by a ranking: a weight `w` per place such that every marking of `P`
 //! but `m0` is the successor, by a transition `t` with `w·C(t) > 0`, of a marking of `P`
-//! ([`certify`]: one image per such transition, [`relation`]). Then from any marking of `P`
-//! one can go back, `w` strictly decreasing, within the finite `P`, and that walk can only end
-//! at `m0`: every marking of `P` is reachable. When no ranking tried is a certificate the
-//! answer is "unknown" and the caller generates as usual: never a wrong figure.
+//! ([`certify`]; within `P` the successors by `t` are the markings in a box of per-place
+//! bounds, [`interval`], so each is one intersection). Then from any marking of `P` one can go
+//! back, `w` strictly decreasing, within the finite `P`, and that walk can only end at `m0`:
+//! every marking of `P` is reachable. The markings single steps leave may still follow by
+//! runs of a few steps that gain in all ([`runs`], over the transitions' relations,
+//! [`relation`]). When no ranking tried is a certificate the answer is "unknown" and the
+//! caller generates as usual: never a wrong figure. The figures come from one sweep of the
+//! diagram ([`figures`]).
 
-use hashbrown::HashMap;
-use num_bigint::BigUint;
-use saturn_dd::{unprimed_level, Dd, Forest, NodeId};
+use saturn_dd::{unprimed_level, Dd, NodeId};
 use saturn_model::PetriNet;
 
 use crate::metrics::StateSpaceMetrics;
 use crate::{Interrupted, Limits};
 
 pub mod certify;
+pub mod figures;
+pub mod interval;
 pub mod linear;
 pub mod relation;
+pub mod runs;
 
 pub use relation::{transition_relation, PlaceArcs};
 
@@ -122,6 +127,8 @@ pub struct PolytopeStateSpace {
     pub levels: usize,
     /// The ranking that proved every marking of the polytope reachable ([`certify::rankings`]).
     pub ranking: &'static str,
+    /// Whether the ranking needed runs of a few steps that gain ([`runs`]), not single steps.
+    pub runs: bool,
 }
 
 /// The most levels tried (the diagram walks recurse once per level).
@@ -191,95 +198,46 @@ pub fn polytope_state_space(
         return Ok(None);
     }
     let mut rels = Vec::with_capacity(net.transitions.len());
+    let (mut succ, mut enabled, mut all_arcs) = (Vec::new(), Vec::new(), Vec::new());
     for t in 0..net.transitions.len() {
         if t % 256 == 0 {
             limits.check()?;
         }
-        rels.push(transition_relation(
-            &mut dd.rels,
-            &layout,
-            &place_arcs(net, t),
-        ));
+        let arcs = place_arcs(net, t);
+        rels.push(transition_relation(&mut dd.rels, &layout, &arcs));
+        all_arcs.push(arcs.clone());
+        let mut as_set = |b: Option<Vec<interval::Bound>>| {
+            b.map_or(NodeId::EMPTY, |b| {
+                interval::box_set(&mut dd.sets, &layout, &b)
+            })
+        };
+        succ.push(as_set(interval::successor_box(&layout, &arcs)));
+        enabled.push(as_set(interval::enabled_box(&layout, &arcs)));
     }
     let stop = || limits.check().is_err();
-    let mut images = certify::Images::new(&rels);
-    let proved = certify::certify(&mut dd, net, p, init, &mut images, t_flows, &stop);
+    let proved = certify::certify(
+        &mut dd,
+        net,
+        p,
+        init,
+        certify::Moves {
+            rels: &rels,
+            boxes: &succ,
+        },
+        t_flows,
+        &stop,
+    );
     stopped(&dd)?;
     limits.check()?;
-    if let Some(ranking) = proved {
-        let metrics = figures(&mut dd, &layout, p, &mut images, limits)?;
+    if let Some((ranking, runs)) = proved {
+        let metrics = figures::figures(&mut dd, &layout, p, &all_arcs, &enabled, limits)?;
         stopped(&dd)?;
         return Ok(Some(PolytopeStateSpace {
             metrics,
             levels: k,
             ranking,
+            runs,
         }));
     }
     Ok(None)
-}
-
-/// The StateSpace figures of `states`, the reachable markings: their number, the enabled
-/// (state, transition) pairs (firing is one-to-one, so each transition's are as many as its
-/// image of the states), and the largest count of a place and of a marking (the largest sums
-/// of bits weighted `2^b`).
-fn figures(
-    dd: &mut Dd,
-    layout: &Layout,
-    states: NodeId,
-    images: &mut certify::Images<'_>,
-    limits: &Limits,
-) -> Result<StateSpaceMetrics, Interrupted> {
-    let count = dd.sets.cardinality(states);
-    let mut transitions = BigUint::ZERO;
-    for t in 0..images.rels.len() {
-        limits.check()?;
-        let img = images.get(dd, states, t);
-        transitions += dd.sets.cardinality(img);
-    }
-    let places = layout.bits.len();
-    let mut max_local = 0u64;
-    for p in 0..places {
-        limits.check()?;
-        let w = |&(q, b): &(usize, u32)| if q == p { 1u128 << b } else { 0 };
-        max_local = max_local
-            .max(u64::try_from(max_weighted(&dd.sets, layout, states, w)).unwrap_or(u64::MAX));
-    }
-    let all = |&(_, b): &(usize, u32)| 1u128 << b;
-    let max_sum = u64::try_from(max_weighted(&dd.sets, layout, states, all)).unwrap_or(u64::MAX);
-    Ok(StateSpaceMetrics {
-        states: count,
-        transitions,
-        max_local,
-        max_sum,
-        nodes: dd.sets.count_nodes(&[states]),
-    })
-}
-
-/// The largest `sum_l weight(level l) * bit_l` over the states of `root` (a non-empty set of
-/// the quasi-reduced `sets`).
-fn max_weighted(
-    sets: &Forest,
-    layout: &Layout,
-    root: NodeId,
-    weight: impl Fn(&(usize, u32)) -> u128,
-) -> u128 {
-    let w: Vec<u128> = layout.levels.iter().map(&weight).collect();
-    let mut memo: HashMap<NodeId, u128> = HashMap::new();
-    fn go(sets: &Forest, w: &[u128], n: NodeId, memo: &mut HashMap<NodeId, u128>) -> u128 {
-        if n.is_terminal() {
-            return 0;
-        }
-        if let Some(&v) = memo.get(&n) {
-            return v;
-        }
-        let l = sets.level(n);
-        let mut best = 0u128;
-        for e in sets.edges(n).iter() {
-            let v = u128::from(e.idx) * w[l - 1] + go(sets, w, e.child, memo);
-            best = best.max(v);
-        }
-        memo.insert(n, best);
-        best
-    }
-    go(sets, &w, root, &mut memo)
 }
