@@ -172,6 +172,7 @@ pub fn polytope_json(p: &PolytopeStateSpace) -> serde_json::Value {
         "engine": "polytope",
         "ranking": p.ranking,
         "ranking_runs": p.runs,
+        "polytope_unreachable": p.unreachable.to_string(),
         "boolean_levels": p.levels,
         "nodes_final": p.metrics.nodes,
         "states": p.metrics.states.to_string(),

@@ -280,8 +280,11 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             return print_figures(
                 crate::polytope::polytope_json(&p),
                 &format!(
-                    "symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; every marking of it reachable, by the {} ranking{})",
-                    p.levels, p.ranking, if p.runs { " and runs that gain" } else { "" }
+                    "symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; {}reachable, by the {} ranking{})",
+                    p.levels,
+                    if p.unreachable == num_bigint::BigUint::default() { "every marking of it ".to_string() } else { format!("{} of its markings proved unreachable, every other ", p.unreachable) },
+                    p.ranking,
+                    if p.runs { " and runs that gain" } else { "" }
                 ),
                 [m.states.to_string(), m.transitions.to_string(), m.max_local.to_string(), m.max_sum.to_string()],
                 &format!("MDD nodes: {} final\n", m.nodes),

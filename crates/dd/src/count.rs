@@ -221,4 +221,77 @@ impl Forest {
         memo.insert(n, total);
         total
     }
+
+    /// `n` tuples of `root` drawn at random, each about uniformly (the weights are the
+    /// approximate counts of [`Forest::cardinality_approx`], `memo` kept by the caller as
+    /// there), from the seed `seed`: the same seed draws the same tuples. A quasi- or
+    /// fully-reduced set (a skipped level draws uniformly from its domain); empty when the set
+    /// is, or for a relation.
+    pub fn sample(
+        &self,
+        root: NodeId,
+        n: usize,
+        seed: u64,
+        memo: &mut hashbrown::HashMap<NodeId, f64>,
+    ) -> Vec<Vec<u32>> {
+        if root.is_empty() || self.reduction() == Reduction::Identity {
+            return Vec::new();
+        }
+        let mut rng = SplitMix(seed);
+        let len = self.tuple_len(root);
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let mut tuple = vec![0u32; len];
+            let mut at = root;
+            let mut from = len;
+            loop {
+                let lvl = self.level(at);
+                for k in self.skipped_levels(from, lvl) {
+                    tuple[k - 1] = (rng.unit() * f64::from(self.domain(k))) as u32;
+                }
+                if at == NodeId::ONE {
+                    break;
+                }
+                let edges = self.edges(at);
+                let weights: Vec<f64> = (0..edges.len())
+                    .map(|i| {
+                        let e = edges.at(i);
+                        self.card_f64(e.child, memo)
+                            * self.skip_factor_f64(lvl - 1, self.level(e.child))
+                    })
+                    .collect();
+                let total: f64 = weights.iter().sum();
+                let mut r = rng.unit() * total;
+                let mut pick = edges.len() - 1;
+                for (i, w) in weights.iter().enumerate() {
+                    if r < *w {
+                        pick = i;
+                        break;
+                    }
+                    r -= w;
+                }
+                let e = edges.at(pick);
+                tuple[lvl - 1] = e.idx;
+                at = e.child;
+                from = lvl - 1;
+            }
+            out.push(tuple);
+        }
+        out
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for [`Forest::sample`].
+struct SplitMix(u64);
+
+impl SplitMix {
+    /// A float in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
 }

@@ -263,3 +263,38 @@ fn intersection_counts_past_128_bits() {
     assert_eq!(f.cardinality_of_intersection(some, all), expect);
     assert_eq!(f.cardinality(some), expect);
 }
+
+/// Drawn tuples belong to the set, the same seed draws the same ones, and a tuple's chance
+/// follows the counts below each edge: `{0} x {0..99}` beside `{(1, 0)}`, in quasi- and
+/// fully-reduced forests (where a skipped level draws from its whole domain).
+#[test]
+fn sampled_tuples_are_members_drawn_by_count() {
+    for red in [Reduction::Quasi, Reduction::Fully] {
+        let mut f = Forest::new(2, red);
+        f.set_domain(1, 100);
+        f.set_domain(2, 2);
+        let all = full_product(&mut f, 1, 100);
+        let zero = f.make_node(1, &[Edge::new(0, NodeId::ONE)]);
+        let set = f.make_node(2, &[Edge::new(0, all), Edge::new(1, zero)]);
+        let mut memo = hashbrown::HashMap::new();
+        let drawn = f.sample(set, 2000, 7, &mut memo);
+        assert_eq!(drawn.len(), 2000);
+        for t in &drawn {
+            let one = f.singleton(t);
+            assert_eq!(f.intersect(set, one), one, "{t:?} drawn but not a member");
+        }
+        assert_eq!(drawn, f.sample(set, 2000, 7, &mut memo));
+        let heavy = drawn.iter().filter(|t| t[1] == 0).count();
+        // expected 2000 * 100 / 101 = 1980
+        assert!(
+            (1940..2000).contains(&heavy),
+            "{heavy} of 2000 under the heavy edge"
+        );
+        let lows = drawn.iter().filter(|t| t[1] == 0 && t[0] < 50).count();
+        assert!(
+            (850..1130).contains(&lows),
+            "{lows} of ~990 in the lower half"
+        );
+        assert!(f.sample(NodeId::EMPTY, 5, 1, &mut memo).is_empty());
+    }
+}

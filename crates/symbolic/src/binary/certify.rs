@@ -7,6 +7,9 @@ use std::collections::VecDeque;
 use saturn_dd::{Dd, NodeId};
 use saturn_model::PetriNet;
 
+use super::interval::Bound;
+use super::{trim, Layout};
+
 /// The weights tried, by name: `distance`, each place's distance (in transitions) from the
 /// places marked initially, so that moving tokens away from where they started ranks higher
 /// (diffusion, chains of reactions); `unmarked`, one per token in a place empty initially.
@@ -100,16 +103,36 @@ pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
 }
 
 /// The transitions as the certificate needs them: `rels[t]`, transition `t`'s relation;
-/// `boxes[t]`, its successor box ([`super::interval::successor_box`]) as a set.
+/// `boxes[t]`, its successor box ([`super::interval::successor_box`]) as a set, and
+/// `bounds[t]` the same box as bounds (`None`: no successor), to test drawn markings against.
 #[derive(Clone, Copy)]
 pub struct Moves<'a> {
     pub rels: &'a [NodeId],
     pub boxes: &'a [NodeId],
+    pub bounds: &'a [Option<Vec<Bound>>],
+    /// Where each place's bits are, to read the drawn markings.
+    pub layout: &'a Layout,
+}
+
+/// What [`certify`] proved.
+pub struct Proof {
+    /// The ranking's name ([`rankings`]).
+    pub ranking: &'static str,
+    /// Whether runs that gain were needed ([`super::runs`]).
+    pub runs: bool,
+    /// The markings proved reachable: `p`, less the markings proved unreachable
+    /// ([`super::trim`]) when some are.
+    pub states: NodeId,
+    /// Whether markings of `p` were proved unreachable and taken out.
+    pub trimmed: bool,
 }
 
 /// The most nodes of the markings a ranking's single steps leave for which the runs that gain
 /// are tried before the next ranking.
 const FEW_LEFT: usize = 4096;
+
+/// Markings of `p` drawn to order the rankings and the transitions.
+const SAMPLES: usize = 256;
 
 /// A proof that every marking of `p` is reachable from `m0` (the singleton `init`): a set `S`
 /// of transitions such that every marking of `p` but `m0` is the successor, by a transition of
@@ -122,8 +145,14 @@ const FEW_LEFT: usize = 4096;
 /// be every minimal T-semiflow's support, `None` when they are not known, and `S` stays the
 /// ranking's). Last, for the rankings themselves, runs of a few steps that gain in all
 /// ([`super::runs::runs_close`]): at once when the single steps leave few markings, else
-/// after the growth, fewest markings left first. Returns the ranking's name, and whether
-/// runs were needed.
+/// after the growth, fewest markings left first.
+///
+/// The rankings are tried in the order of how many of a few markings drawn from `p` they
+/// leave uncovered, and each one's transitions greedily by how many drawn markings they
+/// cover (so the set left shrinks early). When the first ranking leaves markings that no
+/// transition at all produces, they and the markings they alone lead to are unreachable
+/// ([`super::trim`]): they are taken out of `p` and the proof goes on with the rest, `p` being
+/// any set that holds every reachable marking and is closed under successors.
 pub fn certify(
     dd: &mut Dd,
     net: &PetriNet,
@@ -132,34 +161,92 @@ pub fn certify(
     moves: Moves<'_>,
     t_flows: Option<&[Vec<usize>]>,
     stop: &dyn Fn() -> bool,
-) -> Option<(&'static str, bool)> {
-    let Moves { rels, boxes } = moves;
-    let target = dd.sets.minus(p, init);
+) -> Option<Proof> {
+    let Moves {
+        rels,
+        bounds,
+        layout,
+        ..
+    } = moves;
+    let mut boxes = moves.boxes.to_vec();
+    let (mut p, mut trimmed, mut trim_tried) = (p, false, false);
+    let mut target = dd.sets.minus(p, init);
+    let drawn = Drawn::new(dd, layout, p, bounds);
+    let mut order: Vec<_> = rankings(net)
+        .into_iter()
+        .map(|(name, w)| {
+            let g = gains(net, &w);
+            let in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
+            let (seq, uncovered) = drawn.greedy(&in_s);
+            (name, g, in_s, seq, uncovered)
+        })
+        .collect();
+    // fewest drawn markings uncovered first, then most transitions gaining
+    order.sort_by_key(|x| (x.4, x.2.iter().filter(|&&s| !s).count()));
+    let proof = |name, runs, states, trimmed| {
+        Some(Proof {
+            ranking: name,
+            runs,
+            states,
+            trimmed,
+        })
+    };
     // per ranking: its gains, S, and the markings no transition of S reaches (a marking of
     // `p` is a successor by `t` of one of `p` exactly when it lies in `boxes[t]`)
     let mut tried = Vec::new();
-    for (name, w) in rankings(net) {
+    for (name, g, in_s, seq, _) in order {
         if stop() {
             return None;
         }
-        let g = gains(net, &w);
-        let in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
         let mut left = target;
-        for (t, _) in in_s.iter().enumerate().filter(|x| *x.1) {
+        for &t in &seq {
             if left.is_empty() || stop() {
                 break;
             }
             left = dd.sets.minus(left, boxes[t]);
         }
+        if !left.is_empty() && !trim_tried {
+            // markings no transition produces: they (and what they alone lead to) are
+            // unreachable, the same for every ranking
+            trim_tried = true;
+            let mut none = left;
+            for t in (0..rels.len()).filter(|&t| !in_s[t]) {
+                if none.is_empty() || stop() {
+                    break;
+                }
+                none = dd.sets.minus(none, boxes[t]);
+            }
+            if !none.is_empty() {
+                if let Some(tr) = trim::trim_unreachable(dd, rels, &boxes, none, init, stop) {
+                    let u = tr.unreachable;
+                    p = dd.sets.minus(p, u);
+                    target = dd.sets.minus(target, u);
+                    // markings of p \ U that only U produced by a transition of S
+                    let mut only_u = NodeId::EMPTY;
+                    for &t in &seq {
+                        only_u = dd.sets.union(only_u, tr.images[t]);
+                    }
+                    only_u = dd.sets.minus(only_u, u);
+                    for &t in &seq {
+                        only_u = dd.sets.minus(only_u, tr.covered[t]);
+                    }
+                    left = dd.sets.minus(left, u);
+                    left = dd.sets.union(left, only_u);
+                    left = dd.sets.minus(left, init);
+                    boxes = tr.covered;
+                    trimmed = true;
+                }
+            }
+        }
         if left.is_empty() {
-            return Some((name, false));
+            return proof(name, false, p, trimmed);
         }
         // a few markings left: the runs that gain, at once (before the next ranking's pass
         // over all of `p`)
         if dd.sets.count_nodes(&[left]) <= FEW_LEFT
             && super::runs::runs_close(dd, rels, &g, p, left, stop)
         {
-            return Some((name, true));
+            return proof(name, true, p, trimmed);
         }
         tried.push((name, g, in_s, left));
     }
@@ -188,7 +275,7 @@ pub fn certify(
                 }
             }
             if left.is_empty() {
-                return Some((name, false));
+                return proof(name, false, p, trimmed);
             }
         }
     }
@@ -201,8 +288,62 @@ pub fn certify(
             continue; // tried above
         }
         if super::runs::runs_close(dd, rels, &g, p, left, stop) {
-            return Some((name, true));
+            return proof(name, true, p, trimmed);
         }
     }
     None
+}
+
+/// A few markings drawn from `p`, with the transitions whose successor box holds each.
+struct Drawn {
+    /// Per transition, per drawn marking: in its successor box?
+    inside: Vec<Vec<bool>>,
+}
+
+impl Drawn {
+    fn new(dd: &Dd, layout: &Layout, p: NodeId, bounds: &[Option<Vec<Bound>>]) -> Drawn {
+        let mut memo = hashbrown::HashMap::new();
+        let marks: Vec<Vec<u64>> = dd
+            .sets
+            .sample(p, SAMPLES, 0x5a7u64, &mut memo)
+            .iter()
+            .map(|tuple| layout.decode(tuple))
+            .collect();
+        let inside = bounds
+            .iter()
+            .map(|b| {
+                marks
+                    .iter()
+                    .map(|m| {
+                        b.as_ref()
+                            .is_some_and(|b| b.iter().all(|x| (x.lo..=x.hi).contains(&m[x.place])))
+                    })
+                    .collect()
+            })
+            .collect();
+        Drawn { inside }
+    }
+
+    /// The transitions of `S` (`in_s`), each next the one that holds the most drawn markings
+    /// no earlier one holds, and how many drawn markings none holds.
+    fn greedy(&self, in_s: &[bool]) -> (Vec<usize>, usize) {
+        let n = self.inside.first().map_or(0, Vec::len);
+        let mut open = vec![true; n];
+        let mut rest: Vec<usize> = (0..in_s.len()).filter(|&t| in_s[t]).collect();
+        let mut seq = Vec::with_capacity(rest.len());
+        while !rest.is_empty() {
+            let gain = |t: usize| (0..n).filter(|&i| open[i] && self.inside[t][i]).count();
+            let (at, _) = rest
+                .iter()
+                .enumerate()
+                .max_by_key(|&(i, &t)| (gain(t), std::cmp::Reverse(i)))
+                .unwrap_or((0, &0));
+            let t = rest.remove(at);
+            for (i, o) in open.iter_mut().enumerate() {
+                *o &= !self.inside[t][i];
+            }
+            seq.push(t);
+        }
+        (seq, open.iter().filter(|&&o| o).count())
+    }
 }

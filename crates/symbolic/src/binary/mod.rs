@@ -24,6 +24,8 @@
 //! caller generates as usual: never a wrong figure. The figures come from one sweep of the
 //! diagram ([`figures`]).
 
+use num_bigint::BigUint;
+use num_traits::Zero;
 use saturn_dd::{unprimed_level, Dd, NodeId};
 use saturn_model::PetriNet;
 
@@ -36,6 +38,7 @@ pub mod interval;
 pub mod linear;
 pub mod relation;
 pub mod runs;
+pub mod trim;
 
 pub use relation::{transition_relation, PlaceArcs};
 
@@ -68,6 +71,15 @@ impl Layout {
             }
         }
         Layout { bits, levels }
+    }
+
+    /// The marking whose local states (bits), level by level, are `tuple`.
+    pub fn decode(&self, tuple: &[u32]) -> Vec<u64> {
+        let mut m = vec![0u64; self.bits.len()];
+        for (&(p, b), &x) in self.levels.iter().zip(tuple) {
+            m[p] |= u64::from(x & 1) << b;
+        }
+        m
     }
 
     /// The local states (bits) of a marking, level by level.
@@ -129,6 +141,8 @@ pub struct PolytopeStateSpace {
     pub ranking: &'static str,
     /// Whether the ranking needed runs of a few steps that gain ([`runs`]), not single steps.
     pub runs: bool,
+    /// How many markings of the polytope were proved unreachable and taken out ([`trim`]).
+    pub unreachable: BigUint,
 }
 
 /// The most levels tried (the diagram walks recurse once per level).
@@ -198,7 +212,8 @@ pub fn polytope_state_space(
         return Ok(None);
     }
     let mut rels = Vec::with_capacity(net.transitions.len());
-    let (mut succ, mut enabled, mut all_arcs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut succ, mut succ_bounds) = (Vec::new(), Vec::new());
+    let (mut enabled, mut all_arcs) = (Vec::new(), Vec::new());
     for t in 0..net.transitions.len() {
         if t % 256 == 0 {
             limits.check()?;
@@ -211,7 +226,9 @@ pub fn polytope_state_space(
                 interval::box_set(&mut dd.sets, &layout, &b)
             })
         };
-        succ.push(as_set(interval::successor_box(&layout, &arcs)));
+        let sb = interval::successor_box(&layout, &arcs);
+        succ.push(as_set(sb.clone()));
+        succ_bounds.push(sb);
         enabled.push(as_set(interval::enabled_box(&layout, &arcs)));
     }
     let stop = || limits.check().is_err();
@@ -223,20 +240,29 @@ pub fn polytope_state_space(
         certify::Moves {
             rels: &rels,
             boxes: &succ,
+            bounds: &succ_bounds,
+            layout: &layout,
         },
         t_flows,
         &stop,
     );
     stopped(&dd)?;
     limits.check()?;
-    if let Some((ranking, runs)) = proved {
-        let metrics = figures::figures(&mut dd, &layout, p, &all_arcs, &enabled, limits)?;
+    if let Some(proof) = proved {
+        let states = proof.states;
+        let metrics = figures::figures(&mut dd, &layout, states, &all_arcs, &enabled, limits)?;
         stopped(&dd)?;
+        let unreachable = if proof.trimmed {
+            dd.sets.cardinality(p) - dd.sets.cardinality(states)
+        } else {
+            BigUint::zero()
+        };
         return Ok(Some(PolytopeStateSpace {
             metrics,
             levels: k,
-            ranking,
-            runs,
+            ranking: proof.ranking,
+            runs: proof.runs,
+            unreachable,
         }));
     }
     Ok(None)
