@@ -46,6 +46,7 @@ pub fn trim_unreachable(
     // images[t]: the successors by t of U, kept up to date as U grows
     let mut images = vec![NodeId::EMPTY; rels.len()];
     let mut new = u;
+    let mut rounds = 0usize;
     while !new.is_empty() {
         let mut cand = NodeId::EMPTY;
         for (t, &r) in rels.iter().enumerate() {
@@ -73,10 +74,14 @@ pub fn trim_unreachable(
             return None;
         }
         u = dd.sets.union(u, cand);
-        if dd.sets.count_nodes(&[u]) > MAX_NODES {
+        rounds += 1;
+        if rounds.is_multiple_of(16) && dd.sets.count_nodes(&[u]) > MAX_NODES {
             return None;
         }
         new = cand;
+    }
+    if dd.sets.count_nodes(&[u]) > MAX_NODES {
+        return None;
     }
     let covered = boxes
         .iter()
