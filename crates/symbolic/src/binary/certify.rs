@@ -123,8 +123,8 @@ pub struct Proof {
     /// The markings proved reachable: `p`, less the markings proved unreachable
     /// ([`super::trim`]) when some are.
     pub states: NodeId,
-    /// Whether markings of `p` were proved unreachable and taken out.
-    pub trimmed: bool,
+    /// The markings of `p` proved unreachable and taken out (empty when none are).
+    pub unreachable: NodeId,
 }
 
 /// The most nodes of the markings a ranking's single steps leave for which the runs that gain
@@ -169,8 +169,7 @@ pub fn certify(
         ..
     } = moves;
     let mut boxes = moves.boxes.to_vec();
-    let (mut p, mut trimmed, mut trim_tried) = (p, false, false);
-    let mut target = dd.sets.minus(p, init);
+    let (mut p, mut unreachable, mut trim_tried) = (p, NodeId::EMPTY, false);
     let drawn = Drawn::new(dd, layout, p, bounds);
     let mut order: Vec<_> = rankings(net)
         .into_iter()
@@ -183,12 +182,12 @@ pub fn certify(
         .collect();
     // fewest drawn markings uncovered first, then most transitions gaining
     order.sort_by_key(|x| (x.4, x.2.iter().filter(|&&s| !s).count()));
-    let proof = |name, runs, states, trimmed| {
+    let proof = |name, runs, states, unreachable| {
         Some(Proof {
             ranking: name,
             runs,
             states,
-            trimmed,
+            unreachable,
         })
     };
     // per ranking: its gains, S, and the markings no transition of S reaches (a marking of
@@ -198,13 +197,15 @@ pub fn certify(
         if stop() {
             return None;
         }
-        let mut left = target;
+        // from all of p, m0 taken out of what is left (small) rather than of p (large)
+        let mut left = p;
         for &t in &seq {
             if left.is_empty() || stop() {
                 break;
             }
             left = dd.sets.minus(left, boxes[t]);
         }
+        left = dd.sets.minus(left, init);
         if !left.is_empty() && !trim_tried {
             // markings no transition produces: they (and what they alone lead to) are
             // unreachable, the same for every ranking
@@ -220,7 +221,6 @@ pub fn certify(
                 if let Some(tr) = trim::trim_unreachable(dd, rels, &boxes, none, init, stop) {
                     let u = tr.unreachable;
                     p = dd.sets.minus(p, u);
-                    target = dd.sets.minus(target, u);
                     // markings of p \ U that only U produced by a transition of S
                     let mut only_u = NodeId::EMPTY;
                     for &t in &seq {
@@ -234,19 +234,19 @@ pub fn certify(
                     left = dd.sets.union(left, only_u);
                     left = dd.sets.minus(left, init);
                     boxes = tr.covered;
-                    trimmed = true;
+                    unreachable = u;
                 }
             }
         }
         if left.is_empty() {
-            return proof(name, false, p, trimmed);
+            return proof(name, false, p, unreachable);
         }
         // a few markings left: the runs that gain, at once (before the next ranking's pass
         // over all of `p`)
         if dd.sets.count_nodes(&[left]) <= FEW_LEFT
             && super::runs::runs_close(dd, rels, &g, p, left, stop)
         {
-            return proof(name, true, p, trimmed);
+            return proof(name, true, p, unreachable);
         }
         tried.push((name, g, in_s, left));
     }
@@ -275,7 +275,7 @@ pub fn certify(
                 }
             }
             if left.is_empty() {
-                return proof(name, false, p, trimmed);
+                return proof(name, false, p, unreachable);
             }
         }
     }
@@ -288,7 +288,7 @@ pub fn certify(
             continue; // tried above
         }
         if super::runs::runs_close(dd, rels, &g, p, left, stop) {
-            return proof(name, true, p, trimmed);
+            return proof(name, true, p, unreachable);
         }
     }
     None

@@ -25,7 +25,6 @@
 //! diagram ([`figures`]).
 
 use num_bigint::BigUint;
-use num_traits::Zero;
 use saturn_dd::{unprimed_level, Dd, NodeId};
 use saturn_model::PetriNet;
 
@@ -252,11 +251,7 @@ pub fn polytope_state_space(
         let states = proof.states;
         let metrics = figures::figures(&mut dd, &layout, states, &all_arcs, &enabled, limits)?;
         stopped(&dd)?;
-        let unreachable = if proof.trimmed {
-            dd.sets.cardinality(p) - dd.sets.cardinality(states)
-        } else {
-            BigUint::zero()
-        };
+        let unreachable = dd.sets.cardinality(proof.unreachable);
         return Ok(Some(PolytopeStateSpace {
             metrics,
             levels: k,
