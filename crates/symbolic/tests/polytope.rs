@@ -398,3 +398,20 @@ fn many_random_state_machines_have_a_closed_form() {
     }
     assert!(closed >= 30, "only {closed} of 300");
 }
+
+/// The equations kept to build the polytope are those not combinations of earlier ones: of
+/// `a`, `b`, `a + b`, `2a - b`, `c`, only `a`, `b` and `c`; every minimal P-semiflow of a net
+/// is still met (the polytope tests above compare the figures with the BFS).
+#[test]
+fn only_independent_equations_are_intersected() {
+    use saturn_symbolic::binary::linear::independent;
+    let a = vec![(0, 1), (1, 1)];
+    let b = vec![(1, 1), (2, 2)];
+    let sum = vec![(0, 1), (1, 2), (2, 2)];
+    let twice = vec![(0, 2), (1, 1), (2, -2)];
+    let c = vec![(3, 5)];
+    let rows = vec![a.clone(), b.clone(), sum, twice, c.clone()];
+    let kept = independent(&rows, 4);
+    assert_eq!(kept, vec![&a, &b, &c]);
+    assert!(independent(&[], 4).is_empty());
+}

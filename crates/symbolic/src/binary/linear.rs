@@ -56,6 +56,73 @@ impl System {
     }
 }
 
+/// A large prime for [`independent`].
+const PRIME: u64 = (1 << 61) - 1;
+
+/// The most arithmetic operations [`independent`] spends before keeping every equation.
+const MAX_WORK: usize = 200_000_000;
+
+/// The equations of `rows` (sparse over `places` places) that are not linear combinations of
+/// those kept before them, so that the polytope is met with as few intersections as its rank
+/// (the minimal P-semiflows are often many more). Independence is decided modulo a large
+/// prime: an equation taken for a combination by mistake only leaves the set larger, still an
+/// intersection of invariants, so closed under firing and holding every reachable marking.
+pub fn independent(rows: &[Vec<(usize, i64)>], places: usize) -> Vec<&Vec<(usize, i64)>> {
+    if rows
+        .len()
+        .saturating_mul(rows.len().min(places))
+        .saturating_mul(places)
+        > MAX_WORK
+    {
+        return rows.iter().collect();
+    }
+    let modp = |v: i64| (i128::from(v).rem_euclid(i128::from(PRIME))) as u64;
+    let mul = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(PRIME)) as u64;
+    let sub = |a: u64, b: u64| if a >= b { a - b } else { a + PRIME - b };
+    // echelon rows, each with its pivot column, the pivot scaled to one
+    let mut basis: Vec<(usize, Vec<u64>)> = Vec::new();
+    let mut kept = Vec::new();
+    for row in rows {
+        let mut v = vec![0u64; places];
+        for &(p, y) in row {
+            if p < places {
+                v[p] = (v[p] + modp(y)) % PRIME;
+            }
+        }
+        for (pivot, b) in &basis {
+            let f = v[*pivot];
+            if f != 0 {
+                for (x, &y) in v.iter_mut().zip(b) {
+                    *x = sub(*x, mul(f, y));
+                }
+            }
+        }
+        let Some(pivot) = v.iter().position(|&x| x != 0) else {
+            continue;
+        };
+        let inv = pow(v[pivot], PRIME - 2, &mul);
+        for x in v.iter_mut() {
+            *x = mul(*x, inv);
+        }
+        basis.push((pivot, v));
+        kept.push(row);
+    }
+    kept
+}
+
+/// `a^e` modulo [`PRIME`].
+fn pow(mut a: u64, mut e: u64, mul: &dyn Fn(u64, u64) -> u64) -> u64 {
+    let mut r = 1u64;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mul(r, a);
+        }
+        a = mul(a, a);
+        e >>= 1;
+    }
+    r
+}
+
 /// The set `{x : Y x = c}` over the layout's levels in the quasi-reduced `sets`, or `None`
 /// when it would take more than `max_states` automaton states (diagram nodes) or `stop` says
 /// so (asked every few thousand states).

@@ -189,7 +189,10 @@ pub fn polytope_state_space(
     // one equation at a time (a handful of carries each), met by intersection: the product
     // of every equation's carries would be far more states than the polytope has nodes
     let mut p = NodeId::EMPTY;
-    for (i, flow) in flows.iter().enumerate() {
+    for (i, flow) in linear::independent(flows, net.places.len())
+        .into_iter()
+        .enumerate()
+    {
         limits.check()?;
         let Some(sys) = linear::System::new(std::slice::from_ref(flow), &m0, &layout) else {
             return Ok(None);

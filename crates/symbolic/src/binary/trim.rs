@@ -67,6 +67,9 @@ pub fn trim_unreachable(
                 break;
             }
             let produced = dd.sets.intersect(cand, b);
+            if produced.is_empty() {
+                continue;
+            }
             let produced = dd.sets.minus(produced, images[t]);
             cand = dd.sets.minus(cand, produced);
         }
