@@ -20,7 +20,10 @@
 //! back, `w` strictly decreasing, within the finite `P`, and that walk can only end at `m0`:
 //! every marking of `P` is reachable. The markings single steps leave may still follow by
 //! runs of a few steps that gain in all ([`runs`], over the transitions' relations,
-//! [`relation`]). When no ranking tried is a certificate the answer is "unknown" and the
+//! [`relation`]). Markings of `P` that no firing produces, and those only they produce, are
+//! unreachable: they are taken out and the ranking certifies the rest ([`trim`]; rankings and
+//! transitions are tried in the order markings drawn from `P` suggest, [`drawn`]). When no
+//! ranking tried is a certificate the answer is "unknown" and the
 //! caller generates as usual: never a wrong figure. The figures come from one sweep of the
 //! diagram ([`figures`]).
 
@@ -32,6 +35,7 @@ use crate::metrics::StateSpaceMetrics;
 use crate::{Interrupted, Limits};
 
 pub mod certify;
+pub mod drawn;
 pub mod figures;
 pub mod interval;
 pub mod linear;
