@@ -137,9 +137,14 @@ where
     let mut seen: hashbrown::HashSet<NodeId> = hashbrown::HashSet::new();
     let mut stack = vec![root];
     seen.insert(root);
+    let mut walked = 0usize;
     while let Some(n) = stack.pop() {
         if n.is_terminal() {
             continue;
+        }
+        walked += 1;
+        if walked.is_multiple_of(1 << 16) {
+            limits.check()?;
         }
         at[sets.level(n)].push(n);
         for e in sets.edges(n).iter() {
@@ -156,12 +161,14 @@ where
         (vec![T::one(); groups.len()], vec![0; places + 1]),
     );
     for (l, nodes) in at.iter().enumerate().skip(1) {
-        if l % 64 == 0 {
-            limits.check()?;
-        }
+        // a level of a large diagram is a second's work: the limits are checked at each
+        limits.check()?;
         let (p, b) = layout.levels[l - 1];
         let mut here = HashMap::with_capacity(nodes.len());
-        for &n in nodes {
+        for (i, &n) in nodes.iter().enumerate() {
+            if i % (1 << 16) == (1 << 16) - 1 {
+                limits.check()?;
+            }
             let mut counts = vec![T::zero(); groups.len()];
             let mut maxes = vec![0u128; places + 1];
             for e in sets.edges(n).iter() {
