@@ -330,6 +330,12 @@ impl Forest {
 
     /// Build a node from a dense child vector (`children[i]` for index `i`; EMPTY = absent).
     pub fn make_node_dense(&mut self, level: usize, children: &[NodeId]) -> NodeId {
+        self.make_node_window(level, 0, children)
+    }
+
+    /// Build a node from a window of a dense child vector: `children[i]` for index `lo + i`
+    /// (EMPTY = absent).
+    pub fn make_node_window(&mut self, level: usize, lo: u32, children: &[NodeId]) -> NodeId {
         let mut v = std::mem::take(&mut self.dense_buf);
         v.clear();
         v.extend(
@@ -337,7 +343,7 @@ impl Forest {
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| !c.is_empty())
-                .map(|(i, &c)| Edge::new(i as u32, c)),
+                .map(|(i, &c)| Edge::new(lo + i as u32, c)),
         );
         let r = self.make_node_nonempty(level, &v);
         self.dense_buf = v;

@@ -182,6 +182,12 @@ impl Kernel<'_> {
             .iter()
             .map(|&l| self.dd.sets.domain(l as usize).max(1))
             .collect();
+        // a relation is dense over its levels' local states from 0: a level whose states are
+        // all large (a place holding billions of tokens) cannot have one
+        if doms.iter().any(|&d| d as usize > self.e.max_index) {
+            self.e.interrupted = Some(Interrupted::IndexTooLarge);
+            return false;
+        }
         let r = match self.e.general.take() {
             Some(g) => {
                 let r = self.general_relation(&g, e as usize, &doms);
@@ -190,6 +196,11 @@ impl Kernel<'_> {
             }
             None => self.local_relation(e as usize, &doms),
         };
+        // building it visits every local state of its levels: work too, and relation work (an
+        // attempt on wide levels rebuilds its relations over the whole domain as it grows)
+        let built: u64 = doms.iter().map(|&d| u64::from(d)).sum();
+        self.e.work += built;
+        self.e.union_work += built;
         let rm = self.e.rels.as_mut().expect("relation mode");
         match &mut rm.rel[e as usize] {
             Some(p) => p.set(r),

@@ -175,7 +175,7 @@ impl Kernel<'_> {
         self.e.work += n as u64 + 1;
         for x in 0..n {
             let e = self.dd.sets.edges(self.e.frames[k].src).at(x);
-            if self.index_too_large(e.idx as usize) {
+            if self.window_too_wide(k, e.idx as usize) {
                 break;
             }
             // Figure 3.3 line 4: below a local state outside the constraint, s is kept as is
@@ -183,7 +183,7 @@ impl Kernel<'_> {
                 Some(ai) => self.saturate(k - 1, ai, e.child),
                 None => e.child,
             };
-            self.e.frames[k].set(e.idx as usize, c);
+            let _ = self.e.frames[k].set(e.idx as usize, c);
         }
         self.build_saturated(k, a, |me, s, r| a.sat_put(&mut me.c, s, r))
     }
@@ -207,7 +207,8 @@ impl Kernel<'_> {
             return NodeId::EMPTY;
         }
         let src = self.e.frames[k].src;
-        let r = self.dd.sets.make_node_dense(k, &self.e.frames[k].buf);
+        let fr = &self.e.frames[k];
+        let r = self.dd.sets.make_node_window(k, fr.lo, &fr.buf);
         self.e.frames[k].release();
         if self.e.last_sat.len() <= k {
             self.e.last_sat.resize(k + 1, NodeId::EMPTY);
@@ -336,7 +337,7 @@ impl Kernel<'_> {
             e.queued.resize(m0 + fr.buf.len(), false);
             for (i, c) in fr.buf.iter().enumerate().rev() {
                 if !c.is_empty() {
-                    e.queue.push(i as u32);
+                    e.queue.push(fr.lo + i as u32);
                     e.queued[m0 + i] = true;
                 }
             }
@@ -344,7 +345,8 @@ impl Kernel<'_> {
         let relations = self.e.rels.is_some();
         while self.e.queue.len() > q0 {
             let Some(i) = self.e.queue.pop() else { break };
-            self.e.queued[m0 + i as usize] = false;
+            let lo = self.e.frames[k].lo;
+            self.e.queued[m0 + (i - lo) as usize] = false;
             // an unbounded level grows here forever: the limits are checked in this loop too
             if self.tick(k) {
                 break;
@@ -355,7 +357,8 @@ impl Kernel<'_> {
             if relations {
                 // local states of level k found by this fixpoint are in the frame, not yet in
                 // a node: declare them, so the relations are (re)built to cover them
-                let len = self.e.frames[k].buf.len() as u32;
+                let fr = &self.e.frames[k];
+                let len = fr.lo + fr.buf.len() as u32;
                 if self.dd.sets.domain(k) < len {
                     self.dd.sets.set_domain(k, len);
                 }
@@ -403,7 +406,7 @@ impl Kernel<'_> {
         let Some(aj) = a.at(&self.dd.sets, k, j) else {
             return;
         };
-        let src = self.e.frames[k].buf[i as usize];
+        let src = self.e.frames[k].get(i as usize);
         let r = if spent {
             self.identity_tail(k - 1, aj, src)
         } else {
@@ -414,7 +417,7 @@ impl Kernel<'_> {
 
     /// `buf[j] ∪= r` in frame `k`, queueing `j` if it grew.
     pub(super) fn merge_into_frame(&mut self, k: usize, j: usize, r: NodeId) {
-        if r.is_empty() || self.index_too_large(j) {
+        if r.is_empty() || self.window_too_wide(k, j) {
             return;
         }
         let old = self.e.frames[k].get(j);
@@ -422,9 +425,14 @@ impl Kernel<'_> {
         if u != old {
             let e = &mut self.e;
             let fr = &mut e.frames[k];
-            fr.set(j, u);
-            // level k's fixpoint is the innermost: its marks end the shared ones
-            let m = fr.marks as usize + j;
+            // level k's fixpoint is the innermost: its marks end the shared ones, and grow
+            // at their start with the window
+            let d = fr.set(j, u);
+            if d > 0 {
+                let m0 = fr.marks as usize;
+                e.queued.splice(m0..m0, std::iter::repeat_n(false, d));
+            }
+            let m = fr.marks as usize + j - fr.lo as usize;
             if e.queued.len() <= m {
                 e.queued.resize(m + 1, false);
             }
@@ -502,7 +510,7 @@ impl Kernel<'_> {
     /// constraint).
     #[inline]
     fn fire_below<A: Cons>(&mut self, l: usize, a: A, j: u32, child: NodeId, t2: Tok, spent: bool) {
-        if self.index_too_large(j as usize) {
+        if self.window_too_wide(l, j as usize) {
             return;
         }
         let Some(aj) = a.at(&self.dd.sets, l, j) else {
@@ -519,7 +527,7 @@ impl Kernel<'_> {
         let j = j as usize;
         let old = self.e.frames[l].get(j);
         let u = self.dd.sets.union(old, r);
-        self.e.frames[l].set(j, u);
+        let _ = self.e.frames[l].set(j, u);
     }
 
     /// The result of firing on `q` (level `l`) when the event leaves every level from `l` down

@@ -85,10 +85,23 @@ impl Kernel<'_> {
         self.e.work + self.dd.sets.op_steps()
     }
 
-    /// Is local index `j` too large for a dense frame? Marks the run interrupted if so.
+    /// Is local index `j` too large for a dense buffer from index 0 (the BFS image's)? Marks
+    /// the run interrupted if so.
     #[inline]
     pub(super) fn index_too_large(&mut self, j: usize) -> bool {
         if j >= self.e.max_index {
+            self.e.interrupted = Some(Interrupted::IndexTooLarge);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Would local index `j` make level `l`'s frame window too wide? Marks the run
+    /// interrupted if so.
+    #[inline]
+    pub(super) fn window_too_wide(&mut self, l: usize, j: usize) -> bool {
+        if self.e.frames[l].too_wide(j, self.e.max_index) {
             self.e.interrupted = Some(Interrupted::IndexTooLarge);
             true
         } else {

@@ -119,24 +119,81 @@ struct Frame {
     rel: NodeId,
     /// Where this level's marks start in [`Engine::queued`] while its local fixpoint runs.
     marks: u32,
-    /// The children of the node under construction, dense by local index.
+    /// The children of the node under construction, dense by local index from `lo` on: a
+    /// window, so a level whose local states are all large (thousands of tokens, or billions,
+    /// in a place that never empties) costs its width, not its largest index.
     buf: Vec<NodeId>,
+    /// The local index of `buf[0]`.
+    lo: u32,
 }
 
 impl Frame {
-    #[inline]
+    #[inline(always)]
     fn get(&self, i: usize) -> NodeId {
-        self.buf.get(i).copied().unwrap_or(NodeId::EMPTY)
+        // below the window, the wrapped offset is past its end
+        self.buf
+            .get(i.wrapping_sub(self.lo as usize))
+            .copied()
+            .unwrap_or(NodeId::EMPTY)
     }
-    #[inline]
-    fn set(&mut self, i: usize, n: NodeId) {
-        if self.buf.len() <= i {
-            self.buf.resize(i + 1, NodeId::EMPTY);
+    /// Would storing local index `i` make the window wider than `max` entries (it is at most
+    /// `max` wide already)?
+    #[inline(always)]
+    fn too_wide(&self, i: usize, max: usize) -> bool {
+        // at or above the window's start: as wide as `i - lo + 1` at most
+        i.wrapping_sub(self.lo as usize) >= max && self.too_wide_slow(i, max)
+    }
+    #[cold]
+    #[inline(never)]
+    fn too_wide_slow(&self, i: usize, max: usize) -> bool {
+        if self.buf.is_empty() {
+            return false;
         }
-        self.buf[i] = n;
+        let lo = self.lo as usize;
+        let hi = lo + self.buf.len();
+        hi.max(i + 1) - lo.min(i) > max
+    }
+    /// `buf[i] = n`, widening the window as needed; returns how many entries were put before
+    /// its old start (downward growth doubles the window at least, so it is amortised).
+    #[inline(always)]
+    fn set(&mut self, i: usize, n: NodeId) -> usize {
+        let x = i.wrapping_sub(self.lo as usize);
+        if x >= self.buf.len() {
+            // at or past the end of a window: grow it upwards (below its start, the wrapped
+            // offset is past any local index)
+            if self.buf.is_empty() || x > u32::MAX as usize {
+                return self.set_outside(i, n);
+            }
+            self.buf.resize(x + 1, NodeId::EMPTY);
+        }
+        self.buf[x] = n;
+        0
+    }
+    /// [`Frame::set`] on an empty window (it starts at `i`) or below its start (and, for
+    /// completeness, anywhere else).
+    #[inline(never)]
+    fn set_outside(&mut self, i: usize, n: NodeId) -> usize {
+        let lo = self.lo as usize;
+        if self.buf.is_empty() {
+            self.lo = i as u32;
+            self.buf.push(n);
+            return 0;
+        }
+        if i < lo {
+            let d = (lo - i).max(self.buf.len()).min(lo);
+            self.buf.splice(0..0, std::iter::repeat_n(NodeId::EMPTY, d));
+            self.lo = (lo - d) as u32;
+            self.buf[i - (lo - d)] = n;
+            return d;
+        }
+        self.buf
+            .resize((i - lo + 1).max(self.buf.len()), NodeId::EMPTY);
+        self.buf[i - lo] = n;
+        0
     }
     fn release(&mut self) {
         self.buf.clear();
+        self.lo = 0;
         self.src = NodeId::EMPTY;
         self.cons = NodeId::EMPTY;
         self.rel = NodeId::EMPTY;
@@ -200,7 +257,8 @@ struct Engine {
     /// time, and a level queues only while its fixpoint is the innermost). Kept in each frame,
     /// two vectors per level held about 100 bytes per level (6 MB on philosophers N=10000).
     queue: Vec<u32>,
-    /// `queued[frame.marks + i]`: local state `i` of the fixpoint's level is in its queue.
+    /// `queued[frame.marks + i - frame.lo]`: local state `i` of the fixpoint's level is in its
+    /// queue.
     queued: Vec<bool>,
     /// Successors `(j, what to fire below)` of the local states being fired through relation
     /// MDDs, as one stack: each firing loop owns the range it pushed (in each frame before,
@@ -217,7 +275,8 @@ struct Engine {
     /// Work done: edges visited by the recursions (with the context's set-operation steps,
     /// what the step budget limits).
     work: u64,
-    /// The part of `work` spent building relation unions (`N_k`).
+    /// The part of `work` spent building relations: the events' own (a step per local state
+    /// of their levels) and their unions (`N_k`).
     union_work: u64,
     step_budget: u64,
     /// `tick` does its periodic work when `steps & tick_mask == 0`.
@@ -536,12 +595,12 @@ impl Suspended {
     }
 
     /// The recursions' work so far (the budget also counts the context's set-operation steps)
-    /// and the part of it spent building the relation unions `N_k`.
+    /// and the part of it spent building relations (the events' own and their unions `N_k`).
     pub fn work(&self) -> (u64, u64) {
         (self.eng.work, self.eng.union_work)
     }
 
-    /// A suspended engine that did `work` steps, `unions` of them on relation unions (for
+    /// A suspended engine that did `work` steps, `unions` of them on building relations (for
     /// the portfolio's tests).
     #[cfg(test)]
     pub(crate) fn with_work(work: u64, unions: u64) -> Suspended {
