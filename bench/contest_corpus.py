@@ -16,7 +16,8 @@ The corpus stays outside the repository: bring it in with the library's `fetch`
 WORK/inst (an OUT that exists is resumed: its instances are not run again), runs `saturn mcc DIR --examination StateSpace --timeout T` one at a time,
 compares the four figures with the oracle and writes one row per instance: name, kind,
 status (ok, wrong, none), seconds, peak memory (KiB) and the techniques printed. A
-`wrong` row is a disagreement with the oracle. Kinds, from the oracle and the net:
+`wrong` row is a disagreement with the oracle (a figure the oracle gives as -1, unknown, is
+not compared). Kinds, from the oracle and the net:
 unbounded (`+inf`), wide (a place holds 100 tokens or more), large (200 places or
 transitions or more), other.
 """
@@ -147,7 +148,8 @@ def run(a):
                         got[w[1]] = w[2]
                     if "TECHNIQUES" in w:
                         tech.update(w[w.index("TECHNIQUES") + 1:])
-            if any(got[f] != figs[f] for f in got):
+            # the oracle's -1 is a figure it does not know (Dekker-PT-200's edges): not compared
+            if any(got[f] != figs[f] for f in got if figs[f] != "-1"):
                 status = "wrong"
             elif len(got) == len(FIGURES):
                 status = "ok"

@@ -102,6 +102,30 @@ impl RelationsArg {
     }
 }
 
+/// What a level of a net's diagram holds (StateSpace figures only: formulas name places).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelsArg {
+    /// `group` with `--order auto` (the portfolio), `place` with a single order.
+    Auto,
+    /// One place per level, its token count the local state.
+    Place,
+    /// Each one-hot group of places (the support of a P-semiflow of weights 1 that holds one
+    /// token, such as an unfolded counter or a process's local states) on one level, its
+    /// marked place the local state; every other place on a level of its own.
+    Group,
+}
+
+impl LevelsArg {
+    /// Does a run with `order` put one-hot groups on one level?
+    pub fn groups(self, order: OrderArg) -> bool {
+        match self {
+            LevelsArg::Auto => order == OrderArg::Auto,
+            LevelsArg::Place => false,
+            LevelsArg::Group => true,
+        }
+    }
+}
+
 /// Whether a net's boundedness is decided alongside generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BoundednessArg {

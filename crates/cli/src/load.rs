@@ -168,19 +168,55 @@ pub fn lower(
     order: OrderArg,
     timeout: Option<u64>,
 ) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
+    lower_levels(net, order, timeout, false)
+}
+
+/// [`lower`], with each one-hot group of places on one level when `groups` is set and the net
+/// has some ([`saturn_model::OneHot`]; the orders are then orders of the groups and the other
+/// places). Such models serve the StateSpace figures only: formulas name places.
+pub fn lower_levels(
+    net: &PetriNet,
+    order: OrderArg,
+    timeout: Option<u64>,
+    groups: bool,
+) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
+    let secs = timeout.map_or(ORDER_TIME_CAP, |t| (t / ORDER_TIME_SHARE).max(1));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let stop = || std::time::Instant::now() > until;
+    // the P-semiflows are computed once: for the groups, and for the orders of `auto` (on the
+    // quotient, each support as the set of its units)
+    let supports = (groups || order == OrderArg::Auto)
+        .then(|| saturn_model::order::semiflow_supports(net, &stop));
+    let one_hot = supports
+        .as_ref()
+        .filter(|_| groups)
+        .map(|s| saturn_model::OneHot::find(net, s))
+        .filter(|g| !g.groups.is_empty());
+    let quotient = one_hot.as_ref().map(|g| g.quotient(net));
+    let ordered = quotient.as_ref().unwrap_or(net);
     let orders = if order == OrderArg::Auto {
-        let secs = timeout.map_or(ORDER_TIME_CAP, |t| (t / ORDER_TIME_SHARE).max(1));
-        let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-        saturn_model::order::auto_orders(net, &|| std::time::Instant::now() > until)
+        let mut hg = saturn_model::order::Hypergraph::of_net(ordered);
+        hg.semiflows = match (&one_hot, supports) {
+            (Some(g), Some(s)) => g.units_of(&s),
+            (None, Some(s)) => s,
+            (_, None) => Vec::new(),
+        };
+        saturn_model::order::auto_orders_of(&hg, &stop)
     } else {
         let n = order.name();
-        let ord = saturn_model::order::by_name(net, n)
+        let ord = saturn_model::order::by_name(ordered, n)
             .map_err(|e| anyhow::anyhow!("--order {n}: {e}"))?;
         vec![(n.to_string(), ord)]
     };
     orders
         .into_iter()
-        .map(|(n, ord)| Ok((n, net.to_model(&ord)?)))
+        .map(|(n, ord)| {
+            let model = match &one_hot {
+                Some(g) => g.to_model(net, &ord)?,
+                None => net.to_model(&ord)?,
+            };
+            Ok((n, model))
+        })
         .collect()
 }
 

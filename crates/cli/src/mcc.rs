@@ -10,10 +10,10 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{
-    BoundednessArg, EuMethodArg, ExplicitArg, LimitArgs, MethodArg, OrderArg, PolytopeArg,
-    RelationsArg, ScalingArg,
+    BoundednessArg, EuMethodArg, ExplicitArg, LevelsArg, LimitArgs, MethodArg, OrderArg,
+    PolytopeArg, RelationsArg, ScalingArg,
 };
-use crate::load::{load_net, lower};
+use crate::load::{load_net, lower_levels};
 use crate::out;
 use crate::polytope::Polytope;
 use crate::race::{Outcome, Racers};
@@ -63,6 +63,10 @@ pub struct MccArgs {
     /// How events are applied (auto: each candidate order both ways).
     #[arg(long, value_enum, default_value_t = RelationsArg::Auto)]
     pub relations: RelationsArg,
+    /// What a level holds in the StateSpace examination: one place, or a one-hot group of
+    /// places.
+    #[arg(long, value_enum, default_value_t = LevelsArg::Auto)]
+    pub levels: LevelsArg,
     /// The EU algorithm of the CTL and reachability examinations.
     #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
     pub eu_method: EuMethodArg,
@@ -208,7 +212,9 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         debug_assert!(crate::mcc_check::answers(exam));
         Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
     };
-    let models: Vec<_> = lower(&net, a.order, limits.timeout)?
+    // formulas name places: one-hot groups on one level for StateSpace only
+    let groups = items.is_none() && a.levels.groups(a.order);
+    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, groups)?
         .into_iter()
         .map(|(_, m)| m)
         .collect();

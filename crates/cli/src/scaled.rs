@@ -49,6 +49,11 @@ pub fn scaled_figures(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<Option<ScaledFigures>, Interrupted> {
+    // a one-hot level holds one token at every scale: its local state is not a token count
+    // (a net that scales has no place with one token, so this does not happen)
+    if models.iter().any(|m| m.levels.iter().any(|l| l.one_hot)) {
+        return Ok(None);
+    }
     let progress = progress.map(|p| Arc::new(Mutex::new(p)));
     let last = scaling.degree + 1;
     let factor = scaling.factor;

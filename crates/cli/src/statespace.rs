@@ -8,9 +8,12 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{
-    BoundednessArg, ExplicitArg, GenerationArgs, LimitArgs, OrderArg, PolytopeArg, ScalingArg,
+    BoundednessArg, ExplicitArg, GenerationArgs, LevelsArg, LimitArgs, OrderArg, PolytopeArg,
+    ScalingArg,
 };
-use crate::load::{load_net, lower, net_of, peak_memory_bytes, peak_memory_line, read_input};
+use crate::load::{
+    load_net, lower_levels, net_of, peak_memory_bytes, peak_memory_line, read_input,
+};
 use crate::out;
 use crate::polytope::Polytope;
 use crate::race::{Outcome, Racers};
@@ -39,6 +42,9 @@ pub struct StateSpaceArgs {
     /// Race an explicit-state search beside the generation (Petri nets).
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
+    /// What a level holds: one place, or a one-hot group of places (Petri nets).
+    #[arg(long, value_enum, default_value_t = LevelsArg::Auto)]
+    pub levels: LevelsArg,
     /// Values for undefined constants of a PRISM model: `N=3,T=12` (one value each).
     #[arg(long = "const")]
     pub consts: Vec<String>,
@@ -86,7 +92,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let closed = crate::polytope::closed_form(&net, a.polytope, a.explicit);
     let candidates = match closed {
         Some(_) => Vec::new(),
-        None => lower(&net, order, a.limits.timeout)?,
+        None => lower_levels(&net, order, a.limits.timeout, a.levels.groups(order))?,
     };
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
@@ -95,6 +101,13 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|(name, m)| (name, m.without_names()))
         .unzip();
+    // the levels of the diagram, and how many of them hold a one-hot group of places
+    let (n_levels, n_one_hot) = models.first().map_or((0, 0), |m| {
+        (
+            m.levels.len(),
+            m.levels.iter().filter(|l| l.one_hot).count(),
+        )
+    });
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
     // the JSON object of an answer: the envelope, the net's size, then `fields`
@@ -307,6 +320,8 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                 "transitions": m.transitions.to_string(),
                 "max_tokens_place": m.max_local,
                 "max_tokens_marking": m.max_sum,
+                "levels": n_levels,
+                "one_hot_levels": n_one_hot,
                 "nodes_final": ss.nodes_final,
                 "nodes_peak": ss.nodes_peak,
                 "iterations": ss.stats.iterations,
@@ -347,6 +362,12 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         "MDD nodes: {} final, {} peak",
         ss.nodes_final, ss.nodes_peak
     );
+    if n_one_hot > 0 {
+        let _ = writeln!(
+            t,
+            "levels: {n_levels}, {n_one_hot} of them a one-hot group of places"
+        );
+    }
     if method != saturn_symbolic::Method::Saturation {
         let _ = writeln!(t, "iterations: {}", ss.stats.iterations);
     }

@@ -97,6 +97,49 @@ fn every_method_and_order_agree_with_the_reference() {
     }
 }
 
+/// One-hot groups of places on one level (`--levels group`) give the figures of one place a
+/// level, under every method, with either way of applying events; the philosophers' local
+/// states are such groups.
+#[test]
+fn one_hot_levels_agree_with_one_place_a_level() {
+    for (family, n) in [("philosophers", 5), ("slot", 3), ("kanban", 2)] {
+        let want = reference(family, n);
+        let model = format!("{family}:{n}");
+        for method in ["bfs", "saturation"] {
+            for relations in ["implicit", "mdd"] {
+                let args = |levels| {
+                    vec![
+                        "statespace",
+                        &model,
+                        "--json",
+                        "--method",
+                        method,
+                        "--relations",
+                        relations,
+                        "--levels",
+                        levels,
+                    ]
+                };
+                let place = json(&args("place"));
+                let group = json(&args("group"));
+                assert_eq!(figures(&place), want, "{model} {method} {relations}");
+                assert_eq!(
+                    figures(&group),
+                    want,
+                    "{model} {method} {relations} grouped"
+                );
+                assert_eq!(place["one_hot_levels"], 0);
+                assert_eq!(place["levels"], place["places"]);
+                let (levels, one_hot) = (&group["levels"], &group["one_hot_levels"]);
+                if family == "philosophers" {
+                    assert!(one_hot.as_u64().unwrap() >= n as u64, "{group}");
+                    assert!(levels.as_u64() < place["places"].as_u64(), "{group}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn text_output() {
     saturn()

@@ -538,6 +538,13 @@ impl<V: EdgeValue> Forest<V> {
     pub fn set_domain(&mut self, k: usize, size: u32) {
         if self.domain[k] < size {
             self.domain[k] = size;
+            if self.reduction != Reduction::Quasi {
+                // a set operation expands a skipped (identity) or redundant level over the
+                // domain it sees: results cached before the growth miss the new values
+                self.caches.union.clear();
+                self.caches.intersect.clear();
+                self.caches.minus.clear();
+            }
             if self.reduction == Reduction::Identity {
                 let other = if is_unprimed(k) { k - 1 } else { k + 1 };
                 if other >= 1 && other <= self.num_levels as usize && self.domain[other] < size {

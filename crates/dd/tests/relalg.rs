@@ -351,3 +351,41 @@ fn identity_reduction_of_results() {
         assert_eq!(rels.relation_top(x), 3, "variable 2 (one value) is skipped");
     }
 }
+
+/// The pairs of variable 1 (levels 2 and 1) below `r`'s pair `(0, 1)` of variable 2.
+fn var1_pairs_below(rels: &Forest, r: NodeId) -> Vec<(u32, u32)> {
+    let primed = rels.edges(r).at(0).child;
+    let v1 = rels.edges(primed).at(0).child;
+    let mut out = Vec::new();
+    for x in 0..rels.edges(v1).len() {
+        let e = rels.edges(v1).at(x);
+        for y in 0..rels.edges(e.child).len() {
+            out.push((e.idx, rels.edges(e.child).at(y).idx));
+        }
+    }
+    out
+}
+
+/// A union expands the identity of an operand that skips a variable over that variable's
+/// domain at the time; after the domain grows, the same union is not taken from the cache:
+/// the new value is related to itself too (the saturation of a net with an inhibitor-guarded
+/// event once missed states this way, its `N_k` rebuilt from unchanged parts).
+#[test]
+fn a_union_over_a_skipped_variable_is_redone_after_its_domain_grows() {
+    let mut rels = Forest::new(4, Reduction::Identity);
+    // a: variable 2 from 0 to 1, variable 1 unchanged; b: both from 0 to 1
+    let a = rels.relation_from_local(&[(2, vec![(0, 1)])]);
+    let b = rels.relation_from_local(&[(2, vec![(0, 1)]), (1, vec![(0, 1)])]);
+    rels.set_domain(saturn_dd::unprimed_level(1), 2);
+    let before = rels.union(a, b);
+    assert_eq!(
+        var1_pairs_below(&rels, before),
+        vec![(0, 0), (0, 1), (1, 1)]
+    );
+    rels.set_domain(saturn_dd::unprimed_level(1), 3);
+    let after = rels.union(a, b);
+    assert_eq!(
+        var1_pairs_below(&rels, after),
+        vec![(0, 0), (0, 1), (1, 1), (2, 2)]
+    );
+}

@@ -7,7 +7,8 @@
 //! support are left unchanged (identity).
 //!
 //! Petri nets ([`PetriNet`]) are lowered to a `Model` with one place per level, the local state
-//! being the token count itself (so local domains grow naturally as tokens appear).
+//! being the token count itself (so local domains grow naturally as tokens appear), or with
+//! each one-hot group of places on one level ([`OneHot`]).
 //! General events ([`GeneralModel`], [`general`]) read and write several variables through
 //! expressions ([`expr`]); PRISM programs are lowered to them.
 //! This crate knows nothing of decision diagrams or of any file format.
@@ -16,12 +17,14 @@ pub mod bounded;
 pub mod expr;
 pub mod families;
 pub mod general;
+pub mod one_hot;
 pub mod order;
 pub mod petri;
 pub mod scaling;
 pub mod state_machine;
 
 pub use general::{GenEvent, GeneralModel, Init, StepError, Var};
+pub use one_hot::OneHot;
 pub use petri::{Arc, PetriNet, Place, Transition};
 
 /// One level of the model (a state variable).
@@ -32,6 +35,10 @@ pub struct Level {
     /// Known upper bound on the local state index, if the model declares one (PRISM ranges).
     /// `None` means unbounded: the domain grows as states are discovered (Petri nets).
     pub bound: Option<u32>,
+    /// A one-hot group of places ([`one_hot`]): local state `i` is one token in the group's
+    /// `i`-th place, so every local state counts one token (the StateSpace figures read it).
+    /// False when the local state is the token count itself (or a variable's value).
+    pub one_hot: bool,
 }
 
 /// The local next-state function of one event at one level.
@@ -69,6 +76,24 @@ impl LocalFn {
     pub fn enabled(&self, i: u32) -> bool {
         match *self {
             LocalFn::Petri { need, inhibit, .. } => i >= need && i < inhibit,
+        }
+    }
+
+    /// The local states below `dom` where the function is enabled (an interval).
+    #[inline]
+    pub fn enabled_below(&self, dom: u32) -> std::ops::Range<u32> {
+        match *self {
+            LocalFn::Petri { need, inhibit, .. } => {
+                need.min(dom)..inhibit.min(dom).max(need.min(dom))
+            }
+        }
+    }
+
+    /// Is the function disabled in every local state from `i` up (an inhibitor below `i`)?
+    #[inline]
+    pub fn disabled_from(&self, i: u32) -> bool {
+        match *self {
+            LocalFn::Petri { inhibit, .. } => inhibit <= i,
         }
     }
 

@@ -61,6 +61,19 @@ pub enum LowerError {
 /// The largest token count a place may hold (local state indices are `u32`).
 pub const MAX_TOKENS: u64 = (u32::MAX - 1) as u64;
 
+/// An initial token count a local state index can hold, or the error naming the place.
+pub(crate) fn check_initial(pl: &Place) -> Result<(), LowerError> {
+    if pl.initial > MAX_TOKENS {
+        Err(LowerError::TooManyTokens {
+            place: pl.id.clone(),
+            tokens: pl.initial,
+            max: MAX_TOKENS,
+        })
+    } else {
+        Ok(())
+    }
+}
+
 impl PetriNet {
     pub fn place_index(&self, id: &str) -> Option<usize> {
         self.places.iter().position(|p| p.id == id)
@@ -94,6 +107,20 @@ impl PetriNet {
         n
     }
 
+    /// An arc weight a local state index can hold, or the error naming the arc.
+    pub(crate) fn check_weight(&self, tr: &Transition, a: &Arc) -> Result<(), LowerError> {
+        if a.weight > MAX_TOKENS {
+            Err(LowerError::WeightTooLarge {
+                transition: tr.id.clone(),
+                place: self.places[a.place].id.clone(),
+                weight: a.weight,
+                max: MAX_TOKENS,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
     /// Lower the net to a [`Model`], with `order[k]` the place at level `k+1`
     /// (so `order[0]` is the bottom level). `order` must be a permutation of the places.
     pub fn to_model(&self, order: &[usize]) -> Result<Model, LowerError> {
@@ -118,16 +145,11 @@ impl PetriNet {
         let mut initial = Vec::with_capacity(n);
         for &p in order {
             let pl = &self.places[p];
-            if pl.initial > MAX_TOKENS {
-                return Err(LowerError::TooManyTokens {
-                    place: pl.id.clone(),
-                    tokens: pl.initial,
-                    max: MAX_TOKENS,
-                });
-            }
+            check_initial(pl)?;
             levels.push(Level {
                 name: pl.id.clone(),
                 bound: None,
+                one_hot: false,
             });
             initial.push(pl.initial as u32);
         }
@@ -143,18 +165,7 @@ impl PetriNet {
                     acc.len() - 1
                 }
             };
-            let check = |a: &Arc| -> Result<(), LowerError> {
-                if a.weight > MAX_TOKENS {
-                    Err(LowerError::WeightTooLarge {
-                        transition: tr.id.clone(),
-                        place: self.places[a.place].id.clone(),
-                        weight: a.weight,
-                        max: MAX_TOKENS,
-                    })
-                } else {
-                    Ok(())
-                }
-            };
+            let check = |a: &Arc| self.check_weight(tr, a);
             for a in &tr.inputs {
                 check(a)?;
                 let i = slot(a.place, &mut acc);

@@ -386,8 +386,12 @@ fn max_local_in(forest: &Forest, layers: &Layers) -> Vec<u32> {
 }
 
 /// The largest sum of local states over the states of the set (max tokens in one marking).
+///
+/// A one-hot level ([`saturn_model::Level::one_hot`]) holds one token in every state: it counts
+/// 0 here, and the caller adds one per such level.
 fn max_sum_in(
     forest: &Forest,
+    model: &Model,
     root: NodeId,
     layers: &Layers,
     limits: &Limits,
@@ -396,8 +400,9 @@ fn max_sum_in(
         return Ok(0);
     }
     let mut below: Vec<u64> = Vec::new();
-    for ns in &layers.by_level[1..] {
+    for (l, ns) in layers.by_level[1..].iter().enumerate() {
         limits.check()?;
+        let weight = u64::from(!model.levels.get(l).is_some_and(|v| v.one_hot));
         let here: Vec<u64> = ns
             .iter()
             .map(|&n| {
@@ -410,7 +415,7 @@ fn max_sum_in(
                         } else {
                             below[layers.pos[e.child.index()] as usize]
                         };
-                        e.idx as u64 + c
+                        weight * e.idx as u64 + c
                     })
                     .max()
                     .unwrap_or(0)
@@ -439,12 +444,27 @@ pub fn state_space_metrics_within(
 ) -> Result<StateSpaceMetrics, Interrupted> {
     let layers = Layers::within(forest, root, limits)?;
     let (states, transitions) = counts(forest, model, root, &layers, limits)?;
-    let max_local = max_local_in(forest, &layers).into_iter().max().unwrap_or(0) as u64;
+    // a one-hot level's local state is the index of its marked place: one token, in a place
+    // of its own (saturn_model::one_hot)
+    let one_hot = model.levels.iter().filter(|l| l.one_hot).count() as u64;
+    let (max_local, max_sum) = if root.is_terminal() {
+        (0, 0)
+    } else {
+        let local = max_local_in(forest, &layers)
+            .into_iter()
+            .zip(&model.levels)
+            .filter(|(_, l)| !l.one_hot)
+            .map(|(m, _)| m as u64)
+            .max()
+            .unwrap_or(0);
+        let sum = max_sum_in(forest, model, root, &layers, limits)?;
+        (local.max(one_hot.min(1)), sum + one_hot)
+    };
     Ok(StateSpaceMetrics {
         states,
         transitions,
         max_local,
-        max_sum: max_sum_in(forest, root, &layers, limits)?,
+        max_sum,
         nodes: layers.nodes(),
     })
 }

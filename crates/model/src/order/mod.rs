@@ -44,7 +44,7 @@ pub use cuthill_mckee::{cuthill_mckee, cuthill_mckee_with};
 pub use force::{force, force_weighted_with, force_with};
 pub use gradient::{noack, noack_with, quantize, tovchigrechko, tovchigrechko_with};
 pub use local_search::{span_search, span_search_with};
-pub use predict::{auto_orders, predict, AUTO_KEEP, HUB_ORDER};
+pub use predict::{auto_orders, auto_orders_of, predict, AUTO_KEEP, HUB_ORDER};
 pub use semiflow::{semiflow_order, semiflow_order_with, semiflow_supports};
 pub use sloan::{sloan, sloan_with};
 

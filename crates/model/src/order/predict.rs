@@ -37,13 +37,18 @@ pub fn predict(hg: &Hypergraph, order: &[usize]) -> u64 {
 /// when its predicted cost is below every other's, else right after the predicted ones. `stop` is polled
 /// by the heuristics (they then return what they have).
 pub fn auto_orders(net: &PetriNet, stop: &dyn Fn() -> bool) -> Vec<(String, Vec<usize>)> {
-    let hg = Hypergraph::with_semiflows(net, stop);
+    auto_orders_of(&Hypergraph::with_semiflows(net, stop), stop)
+}
+
+/// [`auto_orders`] on a hypergraph whose semiflows are already known (a net's, or a quotient's
+/// from its net's: `saturn_model::OneHot`).
+pub fn auto_orders_of(hg: &Hypergraph, stop: &dyn Fn() -> bool) -> Vec<(String, Vec<usize>)> {
     let mut scored: Vec<(u64, usize, Vec<usize>)> = ORDER_NAMES
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let order = by_name_with(&hg, name, &mut || stop()).expect("a known order");
-            (predict(&hg, &order), i, order)
+            let order = by_name_with(hg, name, &mut || stop()).expect("a known order");
+            (predict(hg, &order), i, order)
         })
         .collect();
     scored.sort_by_key(|s| (s.0, s.1));

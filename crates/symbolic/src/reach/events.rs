@@ -168,12 +168,27 @@ impl Kernel<'_> {
         let support = self.e.levels.at(e as usize);
         let cov = &rm.covered[e as usize];
         let sets = &self.dd.sets;
+        let general = self.e.general.is_some();
+        let parts = self.e.parts.range(e as usize).start;
+        // a part built over local states `0..c` that is disabled from `c - 1` up (an inhibitor
+        // at most `c - 1`: a one-hot group's "place i marked") relates no new local state, and
+        // related no state `c - 1`, so it was not mistaken for the identity: it stays as built
+        let settled = |x: usize, c: u32| {
+            !general
+                && c > 0
+                && self
+                    .e
+                    .parts
+                    .item(parts + x)
+                    .is_some_and(|(_, f)| f.disabled_from(c - 1))
+        };
         let stale = !rm.fixed
             && (cov.is_empty()
                 || support
                     .iter()
                     .zip(cov)
-                    .any(|(&l, &c)| sets.domain(l as usize) > c));
+                    .enumerate()
+                    .any(|(x, (&l, &c))| sets.domain(l as usize) > c && !settled(x, c)));
         if !stale {
             return false;
         }
@@ -192,11 +207,11 @@ impl Kernel<'_> {
             self.e.interrupted = Some(Interrupted::IndexTooLarge);
             return false;
         }
-        let r = match self.e.general.take() {
+        let (r, visited) = match self.e.general.take() {
             Some(g) => {
                 let r = self.general_relation(&g, e as usize, &doms);
                 self.e.general = Some(g);
-                r
+                (r, doms.clone())
             }
             None => self.local_relation(e as usize, &doms),
         };
@@ -207,8 +222,9 @@ impl Kernel<'_> {
         // most 29 tokens a place: counted, its winning attempt came a round later, 21 -> 42 s)
         let built: u64 = doms
             .iter()
-            .filter(|&&d| d > WIDE_RELATION_LEVEL)
-            .map(|&d| u64::from(d))
+            .zip(&visited)
+            .filter(|(&d, _)| d > WIDE_RELATION_LEVEL)
+            .map(|(_, &v)| u64::from(v))
             .sum();
         self.e.work += built;
         self.e.union_work += built;
@@ -224,8 +240,9 @@ impl Kernel<'_> {
 
     /// The relation of a Petri-style event from its local functions, over the local states
     /// `doms` (per support level, highest first) and within each level's cap.
-    fn local_relation(&mut self, e: usize, doms: &[u32]) -> NodeId {
+    fn local_relation(&mut self, e: usize, doms: &[u32]) -> (NodeId, Vec<u32>) {
         let mut parts: Vec<(usize, Vec<(u32, u32)>)> = Vec::with_capacity(doms.len());
+        let mut visited = Vec::with_capacity(doms.len());
         for x in self.e.parts.range(e) {
             let (Some(&(l, f)), Some(&dom)) = (self.e.parts.item(x), doms.get(parts.len())) else {
                 break;
@@ -235,18 +252,32 @@ impl Kernel<'_> {
             // the relation forest must know the whole domain, or a part relating only some
             // local states to themselves would look like the identity and be skipped
             self.dd.rels.set_domain(saturn_dd::unprimed_level(l), dom);
-            parts.push((
-                l,
-                (0..dom)
-                    .filter_map(|i| f.fire(i).filter(|&j| j < cap).map(|j| (i, j)))
-                    .collect(),
-            ));
+            // only the local states where the event is enabled are visited (one for a
+            // one-hot group's "place i marked", however wide the group)
+            let enabled = f.enabled_below(dom);
+            visited.push(enabled.len() as u32);
+            let pairs: Vec<(u32, u32)> = enabled
+                .filter_map(|i| f.fire(i).filter(|&j| j < cap).map(|j| (i, j)))
+                .collect();
+            // pairs relating every local state so far to itself would be reduced to a skipped
+            // level, the identity for states yet to come too; a part that does not hold for
+            // the next state (an inhibitor: "place 0 marked" of a one-hot group while only
+            // place 0 has been) is kept explicit by declaring that state, which it does not
+            // relate (saturation fires it before the rebuild a new state calls for)
+            let identity = pairs.len() == dom as usize && pairs.iter().all(|&(i, j)| i == j);
+            if identity && dom < cap && f.fire(dom) != Some(dom) {
+                self.dd
+                    .rels
+                    .set_domain(saturn_dd::unprimed_level(l), dom + 1);
+            }
+            parts.push((l, pairs));
         }
-        if parts.is_empty() {
+        let r = if parts.is_empty() {
             NodeId::ONE
         } else {
             self.dd.rels.relation_from_local(&parts)
-        }
+        };
+        (r, visited)
     }
 
     /// The relation of general event `e` by Shannon expansion over its support, relating the
@@ -291,18 +322,20 @@ impl Kernel<'_> {
                 return p.get();
             }
         }
-        let mut changed = rm.top[k].is_none();
+        // a domain of N_k's levels grew (or there is no N_k yet): the union is built anew even
+        // when no relation of it is, since a union expands the identity of a relation that
+        // skips a level over that level's domain at the time (Reduction::Identity)
         for x in self.e.by_top.range(k) {
             let Some(&e) = self.e.by_top.item(x) else {
                 break;
             };
-            changed |= self.fresh_event(e);
+            self.fresh_event(e);
             if self.e.interrupted.is_some() {
                 // stopped before every relation of N_k was built: no union to keep
                 return NodeId::EMPTY;
             }
         }
-        if changed {
+        {
             let evs = self.e.by_top.at(k);
             let rels: Vec<NodeId> = self.e.rels.as_ref().map_or(Vec::new(), |rm| {
                 evs.iter()
