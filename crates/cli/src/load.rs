@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::Context;
 use saturn_model::PetriNet;
 
-use crate::args::OrderArg;
+use crate::args::{Grouping, OrderArg};
 use crate::report::Failure;
 
 /// A model as opened: its first bytes, read to recognise the format, and the rest unread (a
@@ -168,18 +168,19 @@ pub fn lower(
     order: OrderArg,
     timeout: Option<u64>,
 ) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
-    lower_levels(net, order, timeout, false)
+    lower_levels(net, order, timeout, Grouping::Never)
 }
 
-/// [`lower`], with each one-hot group of places on one level when `groups` is set and the net
+/// [`lower`], with each one-hot group of places on one level as `grouping` says, when the net
 /// has some ([`saturn_model::OneHot`]; the orders are then orders of the groups and the other
 /// places). Such models serve the StateSpace figures only: formulas name places.
 pub fn lower_levels(
     net: &PetriNet,
     order: OrderArg,
     timeout: Option<u64>,
-    groups: bool,
+    grouping: Grouping,
 ) -> anyhow::Result<Vec<(String, saturn_model::Model)>> {
+    let groups = grouping != Grouping::Never;
     let secs = timeout.map_or(ORDER_TIME_CAP, |t| (t / ORDER_TIME_SHARE).max(1));
     let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     let stop = || std::time::Instant::now() > until;
@@ -191,7 +192,10 @@ pub fn lower_levels(
         .as_ref()
         .filter(|_| groups)
         .map(|s| saturn_model::OneHot::find(net, s))
-        .filter(|g| !g.groups.is_empty());
+        .filter(|g| {
+            !g.groups.is_empty()
+                && (grouping == Grouping::Always || 2 * g.units() <= net.places.len())
+        });
     let quotient = one_hot.as_ref().map(|g| g.quotient(net));
     let ordered = quotient.as_ref().unwrap_or(net);
     let orders = if order == OrderArg::Auto {

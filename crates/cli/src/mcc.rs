@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{
-    BoundednessArg, EuMethodArg, ExplicitArg, LevelsArg, LimitArgs, MethodArg, OrderArg,
+    BoundednessArg, EuMethodArg, ExplicitArg, Grouping, LevelsArg, LimitArgs, MethodArg, OrderArg,
     PolytopeArg, RelationsArg, ScalingArg,
 };
 use crate::load::{load_net, lower_levels};
@@ -213,8 +213,11 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
     };
     // formulas name places: one-hot groups on one level for StateSpace only
-    let groups = items.is_none() && a.levels.groups(a.order);
-    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, groups)?
+    let grouping = match items {
+        None => a.levels.grouping(a.order),
+        Some(_) => Grouping::Never,
+    };
+    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, grouping)?
         .into_iter()
         .map(|(_, m)| m)
         .collect();

@@ -92,7 +92,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let closed = crate::polytope::closed_form(&net, a.polytope, a.explicit);
     let candidates = match closed {
         Some(_) => Vec::new(),
-        None => lower_levels(&net, order, a.limits.timeout, a.levels.groups(order))?,
+        None => lower_levels(&net, order, a.limits.timeout, a.levels.grouping(order))?,
     };
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
