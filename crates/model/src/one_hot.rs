@@ -152,7 +152,10 @@ impl OneHot {
     pub fn marking(&self, order: &[usize], state: &[u32]) -> Vec<u64> {
         let mut m = vec![0u64; self.unit_of.len()];
         for (&u, &i) in order.iter().zip(state) {
-            match self.group_of_unit[u] {
+            let Some(&group) = self.group_of_unit.get(u) else {
+                continue;
+            };
+            match group {
                 None => m[self.first_place[u]] = u64::from(i),
                 Some(g) => {
                     if let Some(&p) = self.groups[g].get(i as usize) {
