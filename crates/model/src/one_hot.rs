@@ -93,6 +93,11 @@ impl OneHot {
         OneHot::new(n, groups)
     }
 
+    /// No groups: every place a unit of its own ([`PetriNet::to_model`]).
+    pub fn none(n: usize) -> OneHot {
+        OneHot::new(n, Vec::new())
+    }
+
     /// The units of `n` places with the given groups (disjoint, each sorted): a group's unit
     /// stands where its first place stands among the places, so the file order of the
     /// quotient is the file order of the net with each group gathered at its first place.

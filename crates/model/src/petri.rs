@@ -1,6 +1,6 @@
 //! Place/transition nets (thesis Definition 6), with inhibitor arcs.
 
-use crate::{Event, Level, LocalFn, Model};
+use crate::{Model, OneHot};
 
 /// A place: its PNML id, display name and initial marking.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,95 +123,8 @@ impl PetriNet {
 
     /// Lower the net to a [`Model`], with `order[k]` the place at level `k+1`
     /// (so `order[0]` is the bottom level). `order` must be a permutation of the places.
+    /// (The lowering with no one-hot groups: [`OneHot::to_model`].)
     pub fn to_model(&self, order: &[usize]) -> Result<Model, LowerError> {
-        let n = self.places.len();
-        let mut level_of = vec![usize::MAX; n];
-        if order.len() != n {
-            return Err(LowerError::BadOrder {
-                got: order.len(),
-                places: n,
-            });
-        }
-        for (k, &p) in order.iter().enumerate() {
-            if p >= n || level_of[p] != usize::MAX {
-                return Err(LowerError::BadOrder {
-                    got: order.len(),
-                    places: n,
-                });
-            }
-            level_of[p] = k + 1;
-        }
-        let mut levels = Vec::with_capacity(n);
-        let mut initial = Vec::with_capacity(n);
-        for &p in order {
-            let pl = &self.places[p];
-            check_initial(pl)?;
-            levels.push(Level {
-                name: pl.id.clone(),
-                bound: None,
-                one_hot: false,
-            });
-            initial.push(pl.initial as u32);
-        }
-        let mut events = Vec::with_capacity(self.transitions.len());
-        for tr in &self.transitions {
-            // per place: (need, inhibit, delta)
-            let mut acc: Vec<(usize, u64, u64, i64)> = Vec::new();
-            let slot = |p: usize, acc: &mut Vec<(usize, u64, u64, i64)>| -> usize {
-                if let Some(i) = acc.iter().position(|x| x.0 == p) {
-                    i
-                } else {
-                    acc.push((p, 0, u64::MAX, 0));
-                    acc.len() - 1
-                }
-            };
-            let check = |a: &Arc| self.check_weight(tr, a);
-            for a in &tr.inputs {
-                check(a)?;
-                let i = slot(a.place, &mut acc);
-                acc[i].1 = acc[i].1.max(a.weight);
-                acc[i].3 -= a.weight as i64;
-            }
-            for a in &tr.outputs {
-                check(a)?;
-                let i = slot(a.place, &mut acc);
-                acc[i].3 += a.weight as i64;
-            }
-            for a in &tr.inhibitors {
-                check(a)?;
-                let i = slot(a.place, &mut acc);
-                acc[i].2 = acc[i].2.min(a.weight);
-            }
-            let mut parts: Vec<(usize, LocalFn)> = acc
-                .into_iter()
-                // a place whose arcs cancel out and impose no condition is not in the support
-                .filter(|&(_, need, inh, delta)| !(need == 0 && inh == u64::MAX && delta == 0))
-                .map(|(p, need, inh, delta)| {
-                    let inhibit = if inh >= u32::MAX as u64 {
-                        u32::MAX
-                    } else {
-                        inh as u32
-                    };
-                    (
-                        level_of[p],
-                        LocalFn::Petri {
-                            need: need as u32,
-                            inhibit,
-                            delta,
-                        },
-                    )
-                })
-                .collect();
-            parts.sort_by_key(|p| std::cmp::Reverse(p.0));
-            events.push(Event {
-                name: tr.id.clone(),
-                parts,
-            });
-        }
-        Ok(Model {
-            levels,
-            initial,
-            events,
-        })
+        OneHot::none(self.places.len()).to_model(self, order)
     }
 }

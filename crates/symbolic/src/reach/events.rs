@@ -160,10 +160,10 @@ impl Kernel<'_> {
 
     /// (Re)build event `e`'s relation if a level it reads has gained local states since it
     /// was built: it then relates every local state the set forest knows now (built "on the
-    /// fly", as saturation discovers local states). Says whether it was (re)built.
-    pub(super) fn fresh_event(&mut self, e: u32) -> bool {
+    /// fly", as saturation discovers local states).
+    pub(super) fn fresh_event(&mut self, e: u32) {
         let Some(rm) = self.e.rels.as_ref() else {
-            return false;
+            return;
         };
         let support = self.e.levels.at(e as usize);
         let cov = &rm.covered[e as usize];
@@ -190,12 +190,12 @@ impl Kernel<'_> {
                     .enumerate()
                     .any(|(x, (&l, &c))| sets.domain(l as usize) > c && !settled(x, c)));
         if !stale {
-            return false;
+            return;
         }
         // a relation over wide levels takes long to build: not once a limit is reached
         if let Err(why) = self.e.limits.check() {
             self.e.interrupted = Some(why);
-            return false;
+            return;
         }
         let doms: Vec<u32> = support
             .iter()
@@ -205,7 +205,7 @@ impl Kernel<'_> {
         // all large (a place holding billions of tokens) cannot have one
         if doms.iter().any(|&d| d as usize > self.e.max_index) {
             self.e.interrupted = Some(Interrupted::IndexTooLarge);
-            return false;
+            return;
         }
         let (r, visited) = match self.e.general.take() {
             Some(g) => {
@@ -235,7 +235,6 @@ impl Kernel<'_> {
         }
         rm.covered[e as usize] = doms;
         rm.builds += 1;
-        true
     }
 
     /// The relation of a Petri-style event from its local functions, over the local states
