@@ -33,6 +33,9 @@ pub struct OneHot {
     group_of_unit: Vec<Option<usize>>,
     /// Per unit: its first place (the place itself for a place of its own).
     first_place: Vec<usize>,
+    /// The net's number of places. With no groups the three tables above stay empty (every
+    /// place is its own unit, in place order), so plain lowering allocates none of them.
+    places: usize,
 }
 
 /// Is `support` a one-hot group of `net`? Every place has no inhibitor arc, the initial
@@ -102,6 +105,15 @@ impl OneHot {
     /// stands where its first place stands among the places, so the file order of the
     /// quotient is the file order of the net with each group gathered at its first place.
     fn new(n: usize, groups: Vec<Vec<usize>>) -> OneHot {
+        if groups.is_empty() {
+            return OneHot {
+                groups,
+                unit_of: Vec::new(),
+                group_of_unit: Vec::new(),
+                first_place: Vec::new(),
+                places: n,
+            };
+        }
         let mut unit_of = vec![(usize::MAX, 0u32); n];
         let mut group_at = vec![usize::MAX; n];
         for (g, places) in groups.iter().enumerate() {
@@ -128,12 +140,47 @@ impl OneHot {
             unit_of,
             group_of_unit,
             first_place,
+            places: n,
+        }
+    }
+
+    /// Place `p`'s unit and its index in its group.
+    #[inline]
+    fn unit(&self, p: usize) -> (usize, u32) {
+        if self.groups.is_empty() {
+            (p, 0)
+        } else {
+            self.unit_of[p]
+        }
+    }
+
+    /// Unit `u`'s group, if it is one.
+    #[inline]
+    fn group(&self, u: usize) -> Option<usize> {
+        if self.groups.is_empty() {
+            None
+        } else {
+            self.group_of_unit[u]
+        }
+    }
+
+    /// Unit `u`'s first place.
+    #[inline]
+    fn first(&self, u: usize) -> usize {
+        if self.groups.is_empty() {
+            u
+        } else {
+            self.first_place[u]
         }
     }
 
     /// The number of units (levels of a model lowered with these groups).
     pub fn units(&self) -> usize {
-        self.group_of_unit.len()
+        if self.groups.is_empty() {
+            self.places
+        } else {
+            self.group_of_unit.len()
+        }
     }
 
     /// Sets of places as sets of units (each sorted, without repeats): the P-semiflow
@@ -143,7 +190,8 @@ impl OneHot {
             .map(|s| {
                 let mut u: Vec<usize> = s
                     .iter()
-                    .filter_map(|&p| self.unit_of.get(p).map(|x| x.0))
+                    .filter(|&&p| p < self.places)
+                    .map(|&p| self.unit(p).0)
                     .collect();
                 u.sort_unstable();
                 u.dedup();
@@ -155,13 +203,13 @@ impl OneHot {
     /// The net's marking of a state of a model lowered with these groups: `order` as given to
     /// [`OneHot::to_model`], `state[k]` the local state of level `k + 1`.
     pub fn marking(&self, order: &[usize], state: &[u32]) -> Vec<u64> {
-        let mut m = vec![0u64; self.unit_of.len()];
+        let mut m = vec![0u64; self.places];
         for (&u, &i) in order.iter().zip(state) {
-            let Some(&group) = self.group_of_unit.get(u) else {
+            if u >= self.units() {
                 continue;
-            };
-            match group {
-                None => m[self.first_place[u]] = u64::from(i),
+            }
+            match self.group(u) {
+                None => m[self.first(u)] = u64::from(i),
                 Some(g) => {
                     if let Some(&p) = self.groups[g].get(i as usize) {
                         m[p] = 1;
@@ -178,11 +226,11 @@ impl OneHot {
     pub fn quotient(&self, net: &PetriNet) -> PetriNet {
         let places = (0..self.units())
             .map(|u| {
-                let p = &net.places[self.first_place[u]];
+                let p = &net.places[self.first(u)];
                 Place {
                     id: p.id.clone(),
                     name: p.name.clone(),
-                    initial: if self.group_of_unit[u].is_some() {
+                    initial: if self.group(u).is_some() {
                         1
                     } else {
                         p.initial
@@ -193,7 +241,7 @@ impl OneHot {
         let fold = |arcs: &[Arc]| -> Vec<Arc> {
             let mut out: Vec<Arc> = Vec::with_capacity(arcs.len());
             for a in arcs {
-                let u = self.unit_of[a.place].0;
+                let u = self.unit(a.place).0;
                 match out.iter_mut().find(|b| b.place == u) {
                     Some(b) => b.weight += a.weight,
                     None => out.push(Arc {
@@ -247,8 +295,8 @@ impl OneHot {
         let mut levels = Vec::with_capacity(units);
         let mut initial = Vec::with_capacity(units);
         for &u in order {
-            let first = &net.places[self.first_place[u]];
-            match self.group_of_unit[u] {
+            let first = &net.places[self.first(u)];
+            match self.group(u) {
                 None => {
                     check_initial(first)?;
                     levels.push(Level {
@@ -304,9 +352,9 @@ impl OneHot {
             to: u32,
             taken: u64,
         }
-        let mut acc: Vec<Acc> = Vec::new();
-        let mut slot = |u: usize| -> usize {
-            match acc.iter().position(|x| x.unit == u) {
+        /// The accumulator of unit `u` (appended when new).
+        fn slot(acc: &mut Vec<Acc>, u: usize) -> &mut Acc {
+            let i = match acc.iter().position(|x| x.unit == u) {
                 Some(i) => i,
                 None => {
                     acc.push(Acc {
@@ -320,45 +368,36 @@ impl OneHot {
                     });
                     acc.len() - 1
                 }
-            }
-        };
-        let check = |a: &Arc| net.check_weight(tr, a);
-        let mut slots = Vec::new();
+            };
+            &mut acc[i]
+        }
+        let arcs = tr.inputs.len() + tr.outputs.len() + tr.inhibitors.len();
+        let mut acc: Vec<Acc> = Vec::with_capacity(arcs);
         for a in &tr.inputs {
-            check(a)?;
-            let (u, i) = self.unit_of[a.place];
-            slots.push((slot(u), a, 0u8, i));
+            net.check_weight(tr, a)?;
+            let (u, i) = self.unit(a.place);
+            let x = slot(&mut acc, u);
+            x.need = x.need.max(a.weight);
+            x.delta -= a.weight as i64;
+            x.from = i;
+            x.taken += a.weight;
         }
         for a in &tr.outputs {
-            check(a)?;
-            let (u, i) = self.unit_of[a.place];
-            slots.push((slot(u), a, 1u8, i));
+            net.check_weight(tr, a)?;
+            let (u, i) = self.unit(a.place);
+            let x = slot(&mut acc, u);
+            x.delta += a.weight as i64;
+            x.to = i;
         }
         for a in &tr.inhibitors {
-            check(a)?;
-            let (u, i) = self.unit_of[a.place];
-            slots.push((slot(u), a, 2u8, i));
-        }
-        for (s, a, kind, i) in slots {
-            let x = &mut acc[s];
-            match kind {
-                0 => {
-                    x.need = x.need.max(a.weight);
-                    x.delta -= a.weight as i64;
-                    x.from = i;
-                    x.taken += a.weight;
-                }
-                1 => {
-                    x.delta += a.weight as i64;
-                    x.to = i;
-                }
-                _ => x.inhibit = x.inhibit.min(a.weight),
-            }
+            net.check_weight(tr, a)?;
+            let x = slot(&mut acc, self.unit(a.place).0);
+            x.inhibit = x.inhibit.min(a.weight);
         }
         Ok(acc
             .into_iter()
             .filter_map(|x| {
-                let f = match self.group_of_unit[x.unit] {
+                let f = match self.group(x.unit) {
                     None => {
                         // arcs that cancel out and impose no condition: not in the support
                         if x.need == 0 && x.inhibit == u64::MAX && x.delta == 0 {
