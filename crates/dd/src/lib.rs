@@ -40,6 +40,7 @@ mod edges;
 mod enumerate;
 pub mod ev;
 mod forest;
+mod huge;
 mod ops;
 mod pin;
 mod relalg;
