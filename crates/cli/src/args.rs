@@ -106,8 +106,9 @@ impl RelationsArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LevelsArg {
     /// With `--order auto` (the portfolio): `group` when it at least halves the levels (the
-    /// groups hold most of the net, such as the local states of its processes), else `place`;
-    /// `place` with a single order.
+    /// groups hold most of the net, such as the local states of its processes), both raced
+    /// when the groups hold at least a fifth of the places, else `place`; `place` with a
+    /// single order.
     Auto,
     /// One place per level, its token count the local state.
     Place,
@@ -121,10 +122,14 @@ pub enum LevelsArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grouping {
     Never,
-    /// When that at least halves the levels. Where the groups are a small part of the net, the
-    /// orders change for little gain: ASLink-PT-03a (one group of 36 of its 821 places)
-    /// answered in 11 s with one place per level and not in 60 s grouped.
-    Halving,
+    /// When that at least halves the levels; both encodings, raced in the portfolio, when the
+    /// groups hold at least a fifth of the places; else never. No count of groups or places
+    /// tells which encoding wins in between: grouped, HirschbergSinclair-PT-50 and
+    /// LamportFastMutEx-PT-5 answer within 60 s and Railroad-PT-020 does not. Where the groups
+    /// are a small part of the net, the orders change for little gain: ASLink-PT-03a (one group
+    /// of 36 of its 821 places) answered in 11 s with one place per level and not in 60 s
+    /// grouped.
+    Auto,
     Always,
 }
 
@@ -132,7 +137,7 @@ impl LevelsArg {
     /// When a run with `order` puts one-hot groups on one level.
     pub fn grouping(self, order: OrderArg) -> Grouping {
         match self {
-            LevelsArg::Auto if order == OrderArg::Auto => Grouping::Halving,
+            LevelsArg::Auto if order == OrderArg::Auto => Grouping::Auto,
             LevelsArg::Auto | LevelsArg::Place => Grouping::Never,
             LevelsArg::Group => Grouping::Always,
         }

@@ -173,7 +173,9 @@ pub fn lower(
 
 /// [`lower`], with each one-hot group of places on one level as `grouping` says, when the net
 /// has some ([`saturn_model::OneHot`]; the orders are then orders of the groups and the other
-/// places). Such models serve the StateSpace figures only: formulas name places.
+/// places). Such models serve the StateSpace figures only: formulas name places. Under
+/// [`Grouping::Auto`] the portfolio may get both encodings: the models with one place per
+/// level first, then the grouped ones, named `ORDER+groups`.
 pub fn lower_levels(
     net: &PetriNet,
     order: OrderArg,
@@ -192,36 +194,71 @@ pub fn lower_levels(
         .as_ref()
         .filter(|_| groups)
         .map(|s| saturn_model::OneHot::find(net, s))
-        .filter(|g| {
-            !g.groups.is_empty()
-                && (grouping == Grouping::Always || 2 * g.units() <= net.places.len())
-        });
-    let quotient = one_hot.as_ref().map(|g| g.quotient(net));
-    let ordered = quotient.as_ref().unwrap_or(net);
-    let orders = if order == OrderArg::Auto {
-        let mut hg = saturn_model::order::Hypergraph::of_net(ordered);
-        hg.semiflows = match (&one_hot, supports) {
-            (Some(g), Some(s)) => g.units_of(&s),
-            (None, Some(s)) => s,
-            (_, None) => Vec::new(),
-        };
-        saturn_model::order::auto_orders_of(&hg, &stop)
+        .filter(|g| !g.groups.is_empty());
+    let (places, grouped) = match &one_hot {
+        None => (true, false),
+        Some(g) => match grouping.encodings(net.places.len(), g) {
+            Encodings::Places => (true, false),
+            Encodings::Groups => (false, true),
+            Encodings::Both => (true, true),
+        },
+    };
+    let mut out = Vec::new();
+    if places {
+        for (n, ord) in orders_for(net, order, supports.clone(), &stop)? {
+            out.push((n, net.to_model(&ord)?));
+        }
+    }
+    if let (true, Some(g)) = (grouped, &one_hot) {
+        let quotient = g.quotient(net);
+        let units = supports.as_ref().map(|s| g.units_of(s));
+        for (n, ord) in orders_for(&quotient, order, units, &stop)? {
+            let name = if places { format!("{n}+groups") } else { n };
+            out.push((name, g.to_model(net, &ord)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Which encodings of a net with one-hot groups the portfolio gets.
+pub(crate) enum Encodings {
+    Places,
+    Groups,
+    Both,
+}
+
+impl Grouping {
+    /// The encodings for a net of `places` places whose one-hot groups are `g`.
+    pub(crate) fn encodings(self, places: usize, g: &saturn_model::OneHot) -> Encodings {
+        let grouped: usize = g.groups.iter().map(Vec::len).sum();
+        match self {
+            Grouping::Never => Encodings::Places,
+            Grouping::Always => Encodings::Groups,
+            Grouping::Auto if 2 * g.units() <= places => Encodings::Groups,
+            Grouping::Auto if 5 * grouped >= places => Encodings::Both,
+            Grouping::Auto => Encodings::Places,
+        }
+    }
+}
+
+/// The orders of `net` for `order`: for `auto`, the portfolio's candidates computed with the
+/// P-semiflow supports `semiflows` (when computed); otherwise the one order named.
+fn orders_for(
+    net: &PetriNet,
+    order: OrderArg,
+    semiflows: Option<Vec<Vec<usize>>>,
+    stop: &dyn Fn() -> bool,
+) -> anyhow::Result<Vec<(String, Vec<usize>)>> {
+    if order == OrderArg::Auto {
+        let mut hg = saturn_model::order::Hypergraph::of_net(net);
+        hg.semiflows = semiflows.unwrap_or_default();
+        Ok(saturn_model::order::auto_orders_of(&hg, stop))
     } else {
         let n = order.name();
-        let ord = saturn_model::order::by_name(ordered, n)
+        let ord = saturn_model::order::by_name(net, n)
             .map_err(|e| anyhow::anyhow!("--order {n}: {e}"))?;
-        vec![(n.to_string(), ord)]
-    };
-    orders
-        .into_iter()
-        .map(|(n, ord)| {
-            let model = match &one_hot {
-                Some(g) => g.to_model(net, &ord)?,
-                None => net.to_model(&ord)?,
-            };
-            Ok((n, model))
-        })
-        .collect()
+        Ok(vec![(n.to_string(), ord)])
+    }
 }
 
 /// The process's peak resident set size in bytes (`VmHWM`), if the OS reports it.
@@ -237,5 +274,90 @@ pub fn peak_memory_line(peak: Option<u64>) -> String {
     match peak {
         Some(b) => format!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
         None => "peak memory: unknown".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use saturn_model::{Arc, Place, Transition};
+
+    /// A process (idle, wait, crit: one one-hot group of three places) beside two pairs of
+    /// places that pass two tokens back and forth: 7 places, 5 units. The group holds more than
+    /// a fifth of the places but does not halve the levels.
+    fn process_and_pairs() -> PetriNet {
+        let place = |id: &str, initial| Place {
+            id: id.into(),
+            name: id.into(),
+            initial,
+        };
+        let arc = |place| Arc { place, weight: 1 };
+        let move_ = |id: &str, inputs: Vec<usize>, outputs: Vec<usize>| Transition {
+            id: id.into(),
+            name: id.into(),
+            inputs: inputs.into_iter().map(arc).collect(),
+            outputs: outputs.into_iter().map(arc).collect(),
+            inhibitors: Vec::new(),
+        };
+        let places = [
+            ("idle", 1),
+            ("wait", 0),
+            ("crit", 0),
+            ("a", 2),
+            ("b", 0),
+            ("c", 2),
+            ("d", 0),
+        ];
+        PetriNet {
+            name: "race".into(),
+            places: places.iter().map(|&(id, m)| place(id, m)).collect(),
+            transitions: vec![
+                move_("ask", vec![0], vec![1]),
+                move_("enter", vec![1, 3], vec![2, 4]),
+                move_("leave", vec![2], vec![0]),
+                move_("back", vec![4], vec![3]),
+                move_("cd", vec![5], vec![6]),
+                move_("dc", vec![6, 2], vec![5, 2]),
+            ],
+        }
+    }
+
+    /// Per candidate: its name, its levels and how many hold a group.
+    fn candidates(grouping: Grouping) -> Vec<(String, usize, usize)> {
+        let net = process_and_pairs();
+        lower_levels(&net, OrderArg::Auto, None, grouping)
+            .expect("lowered")
+            .into_iter()
+            .map(|(n, m)| {
+                let one_hot = m.levels.iter().filter(|l| l.one_hot).count();
+                (n, m.levels.len(), one_hot)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn auto_races_both_encodings_between_a_fifth_and_a_half() {
+        let both = candidates(Grouping::Auto);
+        let (grouped, places): (Vec<_>, Vec<_>) =
+            both.iter().partition(|(n, _, _)| n.ends_with("+groups"));
+        assert!(!places.is_empty() && !grouped.is_empty(), "{both:?}");
+        // one place per level first, then the grouped models
+        assert!(!both[0].0.ends_with("+groups"), "{both:?}");
+        assert!(
+            places.iter().all(|&&(_, l, g)| (l, g) == (7, 0)),
+            "{both:?}"
+        );
+        assert!(
+            grouped.iter().all(|&&(_, l, g)| (l, g) == (5, 1)),
+            "{both:?}"
+        );
+        let never = candidates(Grouping::Never);
+        assert!(never
+            .iter()
+            .all(|(n, l, g)| !n.ends_with("+groups") && (*l, *g) == (7, 0)));
+        let always = candidates(Grouping::Always);
+        assert!(always
+            .iter()
+            .all(|(n, l, g)| !n.ends_with("+groups") && (*l, *g) == (5, 1)));
     }
 }

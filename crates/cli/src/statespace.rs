@@ -101,13 +101,14 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|(name, m)| (name, m.without_names()))
         .unzip();
-    // the levels of the diagram, and how many of them hold a one-hot group of places
-    let (n_levels, n_one_hot) = models.first().map_or((0, 0), |m| {
-        (
-            m.levels.len(),
-            m.levels.iter().filter(|l| l.one_hot).count(),
-        )
-    });
+    // each candidate's levels, and how many of them hold a one-hot group of places
+    let level_counts: Vec<(usize, usize)> = models
+        .iter()
+        .map(|m| {
+            let one_hot = m.levels.iter().filter(|l| l.one_hot).count();
+            (m.levels.len(), one_hot)
+        })
+        .collect();
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
     // the JSON object of an answer: the envelope, the net's size, then `fields`
@@ -308,6 +309,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let seconds = t0.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
     let m = &ss.metrics;
+    let (n_levels, n_one_hot) = level_counts[won];
     if a.json {
         let v = object(json!({
                 "engine": "symbolic",
