@@ -203,15 +203,19 @@ pub fn lower_levels(
             Encodings::Both => (true, true),
         },
     };
+    // the supports as sets of groups first: the places' orders then take the supports
+    let units = supports
+        .as_ref()
+        .zip(one_hot.as_ref())
+        .map(|(s, g)| g.units_of(s));
     let mut out = Vec::new();
     if places {
-        for (n, ord) in orders_for(net, order, supports.clone(), &stop)? {
+        for (n, ord) in orders_for(net, order, supports, &stop)? {
             out.push((n, net.to_model(&ord)?));
         }
     }
     if let (true, Some(g)) = (grouped, &one_hot) {
         let quotient = g.quotient(net);
-        let units = supports.as_ref().map(|s| g.units_of(s));
         for (n, ord) in orders_for(&quotient, order, units, &stop)? {
             let name = if places { format!("{n}+groups") } else { n };
             out.push((name, g.to_model(net, &ord)?));

@@ -232,7 +232,7 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
             self.slots = fresh;
         } else {
             self.slots.reserve_exact(n - old);
-            crate::huge::huge_pages(&self.slots);
+            crate::huge_pages(&self.slots, self.slots.capacity());
             self.slots.resize(n, (K::VACANT, V::default()));
         }
         for s in 0..old {
@@ -248,10 +248,10 @@ impl<K: CacheKey, V: Copy + Default> Cache<K, V> {
         }
     }
 
-    /// `n` vacant slots, on huge pages when large (see [`crate::huge::huge_pages`]).
+    /// `n` vacant slots, on huge pages when large (see [`crate::huge_pages`]).
     fn fresh(n: usize) -> Vec<(K, V)> {
         let mut v = Vec::with_capacity(n);
-        crate::huge::huge_pages(&v);
+        crate::huge_pages(&v, n);
         v.resize(n, (K::VACANT, V::default()));
         v
     }

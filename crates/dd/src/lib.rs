@@ -33,6 +33,7 @@
 //! also check the relation forest's [`Epoch`] at every top-level call).
 
 mod cache;
+pub use huge::huge_pages;
 mod context;
 mod count;
 mod dot;

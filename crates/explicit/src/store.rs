@@ -5,31 +5,7 @@
 
 use crate::table::Table;
 use crate::GaveUp;
-
-/// Ask the kernel to back `v`'s buffer with transparent huge pages where it can (Linux; a
-/// hint). The array and the table are read at random, one marking at a time: with 4 KiB pages
-/// almost every read also misses the TLB.
-pub(crate) fn huge_pages(v: &[u64], capacity: usize) {
-    const HUGE: usize = 2 << 20;
-    #[cfg(target_os = "linux")]
-    {
-        let start = v.as_ptr() as usize;
-        let (lo, hi) = (
-            start.next_multiple_of(HUGE),
-            (start + capacity * 8) / HUGE * HUGE,
-        );
-        if hi > lo {
-            // SAFETY: `madvise` with MADV_HUGEPAGE only changes how the kernel backs pages of
-            // the range, which lies inside the vector's own allocation; it never changes their
-            // contents or validity.
-            unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (v, capacity, HUGE);
-}
+use saturn_dd::huge_pages;
 
 /// The hash of a packed marking (64 bits; the table index comes from the high bits and the
 /// tag kept in the slot from the low ones, so the two are independent).

@@ -4,7 +4,7 @@
 //! a miss costs about one cache line; lookups come in batches ([`Table::touch`] first), so the
 //! cache misses of one marking's successors overlap instead of following each other.
 
-use crate::store::huge_pages;
+use saturn_dd::huge_pages;
 
 pub(crate) struct Table {
     slots: Vec<u64>,
