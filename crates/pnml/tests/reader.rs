@@ -130,14 +130,15 @@ fn arc_type_variants() {
         assert_eq!(t.inhibitors.len(), 1, "{kind}");
         assert!(t.inputs.is_empty(), "{kind}");
     }
-    // normal arcs may say so; test arcs read as input plus output
+    // normal arcs may say so; a test arc of weight 2 beside a normal arc of weight 1 needs
+    // two tokens and takes one: input 2, output 1
     let body = format!(
         r#"{PT}<arc id="a" source="p" target="t"><type value="normal"/></arc>
         <arc id="b" source="p" target="t"><type value="test"/><inscription><text>2</text></inscription></arc>"#
     );
     let net = read_pnml_str(&doc(&body), "x").unwrap();
     let t = &net.transitions[0];
-    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (3, 2));
+    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (2, 1));
 }
 
 #[test]
