@@ -2,15 +2,17 @@
 //! [`Ltl`] formula on them, and whether a [`Tgba`] accepts them. The test oracle of the
 //! translation; written for clarity (fixpoints over positions, SCCs by mutual reachability).
 
-use crate::formula::Ltl;
+use crate::formula::{Ltl, ALIVE};
 use crate::tgba::Tgba;
 
 /// A lasso word: `letters[0..loop_start]` once, then `letters[loop_start..]` forever. A letter
-/// is the truth of every atom (indexed by atom number).
+/// is the truth of every atom (indexed by atom number); the atom [`ALIVE`] holds at the
+/// positions before `dead_from`.
 #[derive(Clone, Debug)]
 pub struct Lasso {
     pub letters: Vec<Vec<bool>>,
     pub loop_start: usize,
+    pub dead_from: usize,
 }
 
 impl Lasso {
@@ -22,6 +24,9 @@ impl Lasso {
         }
     }
     fn value(&self, i: usize, atom: u32) -> bool {
+        if atom == ALIVE {
+            return i < self.dead_from;
+        }
         self.letters[i].get(atom as usize).copied().unwrap_or(false)
     }
 
