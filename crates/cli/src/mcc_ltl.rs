@@ -62,8 +62,9 @@ pub fn budget(max_memory_mib: Option<u64>) -> usize {
     max_memory_mib.map_or(DEFAULT_BYTES, |m| (m as usize) << 20)
 }
 
-/// The contest lines of the LTL examination `exam` of the model in `dir`, each formula within
-/// an equal share of the time left (`deadline`).
+/// The contest lines of the LTL examination `exam` of the model in `dir`. Two rounds: each
+/// formula first gets an equal share of half the time left (most are decided in a fraction of
+/// a second, often by a short counterexample), then those not decided share what is left.
 pub fn lines(
     exam: &str,
     dir: &Path,
@@ -72,18 +73,26 @@ pub fn lines(
     max_bytes: usize,
 ) -> Result<Vec<String>, String> {
     let jobs = queries::from_file_each(&dir.join(format!("{exam}.xml")), net)?;
+    let mut verdicts: Vec<Result<Verdict, String>> =
+        vec![Err("not checked".to_string()); jobs.len()];
+    for round in 0..2 {
+        let todo: Vec<usize> = (0..jobs.len())
+            .filter(|&n| verdicts[n].is_err() && jobs[n].query.is_ok())
+            .collect();
+        for (k, &n) in todo.iter().enumerate() {
+            let share = deadline.map(|d| {
+                let now = Instant::now();
+                let parts = (todo.len() - k) as u32 * if round == 0 { 2 } else { 1 };
+                now + d.saturating_duration_since(now) / parts
+            });
+            if let Ok(q) = &jobs[n].query {
+                verdicts[n] = decide(net, q, share, max_bytes);
+            }
+        }
+    }
     let mut out = Vec::with_capacity(jobs.len());
-    let todo = jobs.len();
-    for (n, job) in jobs.iter().enumerate() {
-        let share = deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now) / (todo - n).max(1) as u32
-        });
-        let verdict = match &job.query {
-            Err(e) => Err(e.clone()),
-            Ok(q) => decide(net, q, share, max_bytes),
-        };
-        out.push(match verdict {
+    for (job, verdict) in jobs.iter().zip(verdicts) {
+        out.push(match job.query.as_ref().map_err(Clone::clone).and(verdict) {
             Ok(v) => format!(
                 "FORMULA {} {} {TECHNIQUES}",
                 job.id,

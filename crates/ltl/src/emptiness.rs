@@ -125,6 +125,7 @@ pub fn accepting_run<Sys: System>(
     let mut stack: Vec<Frame> = Vec::new();
     let mut counter = 0u32;
     let mut buf = Vec::new();
+    let mut succ_of: Vec<Option<Box<[u32]>>> = Vec::new();
 
     let add_system = |sys: &mut Sys,
                       system: &mut Interned<Sys::State>,
@@ -156,13 +157,22 @@ pub fn accepting_run<Sys: System>(
             roots.push((counter, 0));
             arcs.push($acc);
             let (s, q) = pstate[id as usize];
-            let state = system.states[s as usize].clone();
-            buf.clear();
-            sys.successors(&state, &mut buf);
-            let mut succ_sys = Vec::with_capacity(buf.len());
-            for t in std::mem::take(&mut buf) {
-                succ_sys.push(add_system(sys, &mut system, &mut values, &t));
+            // the system's successors of s, computed once per system state
+            if succ_of.len() <= s as usize {
+                succ_of.resize(s as usize + 1, None);
             }
+            if succ_of[s as usize].is_none() {
+                let state = system.states[s as usize].clone();
+                buf.clear();
+                sys.successors(&state, &mut buf);
+                let mut v = Vec::with_capacity(buf.len());
+                for t in std::mem::take(&mut buf) {
+                    v.push(add_system(sys, &mut system, &mut values, &t));
+                }
+                system.bytes += 4 * v.len() + 16;
+                succ_of[s as usize] = Some(v.into_boxed_slice());
+            }
+            let succ_sys = succ_of[s as usize].as_deref().unwrap_or(&[]);
             let val = &values[s as usize * words..(s as usize + 1) * words];
             let holds = |a: u32| {
                 let k = atoms.binary_search(&a).expect("atom listed");
@@ -173,7 +183,7 @@ pub fn accepting_run<Sys: System>(
                 if !e.enabled(holds) {
                     continue;
                 }
-                for &t in &succ_sys {
+                for &t in succ_sys {
                     let key = (t as u64) << 32 | e.to as u64;
                     let next = pstate.len() as u32;
                     let p = *product.entry(key).or_insert(next);
