@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use saturn_logic::{PathFormula, ResolvedQuery, StateFormula};
+use saturn_logic::{PathFormula, ResolvedQuery};
 use saturn_ltl::{Deadlocks, Limits, LtlError, Verdict};
 use saturn_model::PetriNet;
 
@@ -19,24 +19,13 @@ pub const TECHNIQUES: &str = "TECHNIQUES EXPLICIT LTL_AUTOMATA";
 /// The memory the explicit product may take without `--max-memory` (bytes).
 const DEFAULT_BYTES: usize = 4 << 30;
 
-/// The path formula `φ` of a formula `A φ` (the resolver gives the CTL-shaped ones, `A G p`,
-/// as CTL operators); `None` for a formula that is not LTL.
+/// The path formula `φ` of a formula `A φ` ([`saturn_ltl::path_of`]); `None` for a bound
+/// or a formula that is not LTL.
 pub fn path_of(q: &ResolvedQuery) -> Option<PathFormula> {
-    use PathFormula as P;
-    use StateFormula as S;
-    let ResolvedQuery::Formula(f) = q else {
-        return None;
-    };
-    let st = |a: &S| Box::new(P::State(a.clone()));
-    Some(match f {
-        S::A(p) => p.as_ref().clone(),
-        S::AG(a) => P::G(st(a)),
-        S::AF(a) => P::F(st(a)),
-        S::AX(a) => P::X(st(a)),
-        S::AU(a, b) => P::U(st(a), st(b)),
-        S::E(_) | S::EG(_) | S::EF(_) | S::EX(_) | S::EU(..) => return None,
-        f => P::State(f.clone()),
-    })
+    match q {
+        ResolvedQuery::Formula(f) => saturn_ltl::path_of(f),
+        ResolvedQuery::Bound(_) => None,
+    }
 }
 
 /// Decide `q` on `net` within `deadline` and `max_bytes`.
@@ -92,17 +81,19 @@ pub fn lines(
     }
     let mut out = Vec::with_capacity(jobs.len());
     for (job, verdict) in jobs.iter().zip(verdicts) {
-        out.push(match job.query.as_ref().map_err(Clone::clone).and(verdict) {
-            Ok(v) => format!(
-                "FORMULA {} {} {TECHNIQUES}",
-                job.id,
-                if v.holds { "TRUE" } else { "FALSE" }
-            ),
-            Err(e) => {
-                eprintln!("{}: {e}", job.id);
-                format!("FORMULA {} CANNOT_COMPUTE", job.id)
-            }
-        });
+        out.push(
+            match job.query.as_ref().map_err(Clone::clone).and(verdict) {
+                Ok(v) => format!(
+                    "FORMULA {} {} {TECHNIQUES}",
+                    job.id,
+                    if v.holds { "TRUE" } else { "FALSE" }
+                ),
+                Err(e) => {
+                    eprintln!("{}: {e}", job.id);
+                    format!("FORMULA {} CANNOT_COMPUTE", job.id)
+                }
+            },
+        );
     }
     Ok(out)
 }

@@ -20,8 +20,8 @@ pub trait System {
     /// The successors of `s` (never empty: a system with deadlocks gives them a successor by
     /// its deadlock convention).
     fn successors(&mut self, s: &Self::State, out: &mut Vec<Self::State>);
-    /// The truth of atom `atom` in `s`.
-    fn value(&mut self, s: &Self::State, atom: u32) -> bool;
+    /// The truth of each atom of `atoms` in `s`, into `out` (as long as `atoms`).
+    fn values(&mut self, s: &Self::State, atoms: &[u32], out: &mut [bool]);
     /// The bytes a stored state takes (for the memory limit).
     fn bytes(&self, s: &Self::State) -> usize;
 }
@@ -136,10 +136,10 @@ pub fn accepting_run<Sys: System>(
         if new {
             let base = values.len();
             values.resize(base + words, 0);
-            for (k, &a) in atoms.iter().enumerate() {
-                if sys.value(s, a) {
-                    values[base + k / 64] |= 1 << (k % 64);
-                }
+            let mut v = vec![false; atoms.len()];
+            sys.values(s, &atoms, &mut v);
+            for (k, _) in v.iter().enumerate().filter(|x| *x.1) {
+                values[base + k / 64] |= 1 << (k % 64);
             }
         }
         i

@@ -18,11 +18,29 @@ pub use emptiness::{Limits, Outcome, Stopped};
 pub use formula::{Atoms, Deadlocks, Ltl};
 pub use tgba::{Tgba, TranslateError};
 
-use saturn_logic::PathFormula;
+use saturn_logic::{PathFormula, StateFormula};
 use saturn_model::PetriNet;
 
 /// The automata states a translation may build.
 pub const MAX_AUTOMATON_STATES: usize = 100_000;
+
+/// The path formula `φ` of a state formula `A φ` (the resolver gives the CTL-shaped ones,
+/// `A G p`, as CTL operators; a formula without quantifier is `A` of itself); `None` for a
+/// formula with an `E` at the top.
+pub fn path_of(f: &StateFormula) -> Option<PathFormula> {
+    use PathFormula as P;
+    use StateFormula as S;
+    let st = |a: &S| Box::new(P::State(a.clone()));
+    Some(match f {
+        S::A(p) => p.as_ref().clone(),
+        S::AG(a) => P::G(st(a)),
+        S::AF(a) => P::F(st(a)),
+        S::AX(a) => P::X(st(a)),
+        S::AU(a, b) => P::U(st(a), st(b)),
+        S::E(_) | S::EG(_) | S::EF(_) | S::EX(_) | S::EU(..) => return None,
+        f => P::State(f.clone()),
+    })
+}
 
 /// The automaton of the negation of a path formula, with its atoms.
 #[derive(Clone, Debug)]

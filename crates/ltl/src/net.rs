@@ -47,6 +47,9 @@ pub struct NetSystem<'a> {
     net: &'a PetriNet,
     atoms: &'a [StateFormula],
     deadlocks: Deadlocks,
+    /// Scratch markings (decoded state, successor).
+    m: Vec<u64>,
+    n: Vec<u64>,
 }
 
 impl<'a> NetSystem<'a> {
@@ -61,33 +64,75 @@ impl<'a> NetSystem<'a> {
             net,
             atoms,
             deadlocks,
+            m: Vec::new(),
+            n: Vec::new(),
         })
     }
 }
 
-/// A marking, or (under [`Deadlocks::Maximal`]) the sink after the end of a finite path.
+/// A marking (each token count as a LEB128 varint: one byte per place of a safe net), or
+/// (under [`Deadlocks::Maximal`]) the sink after the end of a finite path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NetState {
-    Marking(Box<[u64]>),
+    Marking(Box<[u8]>),
     End,
+}
+
+/// `m` as varints.
+pub fn encode(m: &[u64]) -> Box<[u8]> {
+    let mut out = Vec::with_capacity(m.len());
+    for &x in m {
+        let mut x = x;
+        while x >= 0x80 {
+            out.push((x as u8) | 0x80);
+            x >>= 7;
+        }
+        out.push(x as u8);
+    }
+    out.into_boxed_slice()
+}
+
+/// The marking of [`encode`]d bytes, into `out`.
+pub fn decode(bytes: &[u8], out: &mut Vec<u64>) {
+    out.clear();
+    let (mut x, mut shift) = (0u64, 0);
+    for &b in bytes {
+        x |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            out.push(x);
+            x = 0;
+            shift = 0;
+        } else {
+            shift += 7;
+        }
+    }
 }
 
 impl System for NetSystem<'_> {
     type State = NetState;
 
     fn initial(&mut self) -> NetState {
-        NetState::Marking(self.net.initial_marking().into_boxed_slice())
+        NetState::Marking(encode(&self.net.initial_marking()))
     }
 
     fn successors(&mut self, s: &NetState, out: &mut Vec<NetState>) {
-        let NetState::Marking(m) = s else {
+        let NetState::Marking(bytes) = s else {
             out.push(NetState::End);
             return;
         };
-        for t in 0..self.net.transitions.len() {
-            if self.net.enabled(t, m) {
-                out.push(NetState::Marking(self.net.fire(t, m).into_boxed_slice()));
+        decode(bytes, &mut self.m);
+        for (t, tr) in self.net.transitions.iter().enumerate() {
+            if !self.net.enabled(t, &self.m) {
+                continue;
             }
+            self.n.clone_from(&self.m);
+            for a in &tr.inputs {
+                self.n[a.place] -= a.weight;
+            }
+            for a in &tr.outputs {
+                self.n[a.place] += a.weight;
+            }
+            out.push(NetState::Marking(encode(&self.n)));
         }
         if out.is_empty() {
             out.push(match self.deadlocks {
@@ -97,18 +142,36 @@ impl System for NetSystem<'_> {
         }
     }
 
-    fn value(&mut self, s: &NetState, atom: u32) -> bool {
-        match s {
-            NetState::End => false,
-            NetState::Marking(_) if atom == ALIVE => true,
-            NetState::Marking(m) => eval(self.net, &self.atoms[atom as usize], m),
+    fn values(&mut self, s: &NetState, atoms: &[u32], out: &mut [bool]) {
+        let NetState::Marking(bytes) = s else {
+            out.fill(false);
+            return;
+        };
+        decode(bytes, &mut self.m);
+        for (o, &a) in out.iter_mut().zip(atoms) {
+            *o = a == ALIVE || eval(self.net, &self.atoms[a as usize], &self.m);
         }
     }
 
     fn bytes(&self, s: &NetState) -> usize {
         match s {
-            NetState::Marking(m) => 16 + 8 * m.len(),
-            NetState::End => 16,
+            // the box, its allocation rounded up
+            NetState::Marking(m) => 24 + m.len().next_multiple_of(16),
+            NetState::End => 24,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip() {
+        let m = vec![0, 1, 127, 128, 300, u64::MAX, 5];
+        let mut back = Vec::new();
+        decode(&encode(&m), &mut back);
+        assert_eq!(back, m);
+        assert_eq!(encode(&[1, 0, 1]).len(), 3);
     }
 }

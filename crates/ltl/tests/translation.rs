@@ -122,13 +122,7 @@ fn state(f: &StateFormula, l: &[bool]) -> bool {
 /// The letters of a word by the automaton's atom numbers.
 fn by_atom(atoms: &Atoms, w: &[Vec<bool>]) -> Vec<Vec<bool>> {
     w.iter()
-        .map(|l| {
-            atoms
-                .formulas
-                .iter()
-                .map(|f| state(f, l))
-                .collect()
-        })
+        .map(|l| atoms.formulas.iter().map(|f| state(f, l)).collect())
         .collect()
 }
 
@@ -178,7 +172,12 @@ proptest! {
 fn rewriting_collapses_nested_operators() {
     let p = || Box::new(atom(0));
     let mut atoms = Atoms::default();
-    let fgp = from_path(&P::F(Box::new(P::G(p()))), false, Deadlocks::Stutter, &mut atoms);
+    let fgp = from_path(
+        &P::F(Box::new(P::G(p()))),
+        false,
+        Deadlocks::Stutter,
+        &mut atoms,
+    );
     let gfgp = from_path(
         &P::G(Box::new(P::F(Box::new(P::G(p()))))),
         false,
@@ -186,7 +185,12 @@ fn rewriting_collapses_nested_operators() {
         &mut atoms,
     );
     assert_eq!(fgp, gfgp);
-    let ffp = from_path(&P::F(Box::new(P::F(p()))), false, Deadlocks::Stutter, &mut atoms);
+    let ffp = from_path(
+        &P::F(Box::new(P::F(p()))),
+        false,
+        Deadlocks::Stutter,
+        &mut atoms,
+    );
     let fp = from_path(&P::F(p()), false, Deadlocks::Stutter, &mut atoms);
     assert_eq!(ffp, fp);
     // G F p: two states at most, one acceptance set
