@@ -204,7 +204,7 @@ pub fn accepting_run<Sys: System>(
     // num: u32::MAX = never visited, 0 = dead (its SCC is done), else the dfs number
     while let Some(top) = stack.last_mut() {
         steps += 1;
-        if steps % 4096 == 0 {
+        if steps.is_multiple_of(4096) {
             if limits.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stopped::Deadline);
             }
