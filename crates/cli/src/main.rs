@@ -13,6 +13,7 @@ mod generate;
 mod load;
 mod mcc;
 mod mcc_check;
+mod mcc_ltl;
 mod memory;
 mod out;
 mod parse_pnml;
