@@ -249,7 +249,7 @@ impl Dense {
 
 fn num(a: Answer) -> f64 {
     match a {
-        Answer::Num(x) => x,
+        Answer::Num(x) => x.point(),
         other => panic!("a number expected, got {other:?}"),
     }
 }

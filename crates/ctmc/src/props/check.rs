@@ -1,9 +1,11 @@
 //! Evaluation of [`Csl`] formulas over the states of a sparse chain.
 
-use saturn_model::expr::{binary, Value};
+use saturn_model::expr::Value;
 use saturn_model::GeneralModel;
 use std::rc::Rc;
 
+use super::answer::{filter, fold_initial, Answer};
+use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
 use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
@@ -25,34 +27,6 @@ pub enum CheckError {
     Stopped(saturn_symbolic::Interrupted),
 }
 
-/// The answer of a property in the initial state(s).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Answer {
-    Bool(bool),
-    Num(f64),
-    /// Several initial states with different values (PRISM's "range over initial states"),
-    /// or a `range` filter.
-    Range(f64, f64),
-}
-
-impl std::fmt::Display for Answer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Answer::Bool(b) => write!(f, "{b}"),
-            Answer::Num(x) => write!(f, "{}", fmt_num(*x)),
-            Answer::Range(a, b) => write!(f, "[{}, {}]", fmt_num(*a), fmt_num(*b)),
-        }
-    }
-}
-
-fn fmt_num(x: f64) -> String {
-    if x.is_infinite() {
-        if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else {
-        format!("{x}")
-    }
-}
-
 /// Figures of the last evaluation.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -62,6 +36,44 @@ pub struct Stats {
     pub methods: Vec<String>,
     /// Bottom SCCs of the chain (when the property needed them).
     pub bsccs: Option<usize>,
+    /// Whether the bounds of the answer are guaranteed: false when some value in it is an
+    /// estimate whose error is not bounded (named in `unguaranteed`).
+    pub guaranteed: bool,
+    /// What was computed without a guaranteed bound (empty when `guaranteed`).
+    pub unguaranteed: Vec<String>,
+    /// How the bounds were obtained, one entry per kind of solve (e.g. `interval iteration`).
+    pub bounding: Vec<String>,
+    /// States a threshold (`P>=p`, `S<q`, `R>r`) left undecided, over every threshold of the
+    /// formula, in the last evaluation.
+    pub undecided: usize,
+    /// Re-evaluations with a smaller epsilon to decide nested thresholds (thesis 7.2).
+    pub refinements: usize,
+    /// The epsilon of the last evaluation (the option's, divided at each refinement).
+    pub epsilon: f64,
+}
+
+impl Stats {
+    fn fresh(epsilon: f64) -> Stats {
+        Stats {
+            guaranteed: true,
+            epsilon,
+            ..Stats::default()
+        }
+    }
+
+    #[allow(dead_code)] // used by the bounded solvers
+    fn note_bounding(&mut self, how: &str) {
+        if !self.bounding.iter().any(|b| b == how) {
+            self.bounding.push(how.to_string());
+        }
+    }
+
+    fn note_unguaranteed(&mut self, what: &str) {
+        self.guaranteed = false;
+        if !self.unguaranteed.iter().any(|b| b == what) {
+            self.unguaranteed.push(what.to_string());
+        }
+    }
 }
 
 /// Progress callback: what is being solved, the method, the iteration, the last difference.
@@ -86,12 +98,12 @@ pub struct Checker<'a> {
 /// A value in every state: one value everywhere (an irreducible chain's long-run averages,
 /// a filter's answer) is kept once, not once per state.
 enum Vals {
-    Same(Value, usize),
-    Each(Vec<Value>),
+    Same(Bounded, usize),
+    Each(Vec<Bounded>),
 }
 
 impl Vals {
-    fn get(&self, i: usize) -> Value {
+    fn get(&self, i: usize) -> Bounded {
         match self {
             Vals::Same(v, _) => *v,
             Vals::Each(v) => v[i],
@@ -105,7 +117,7 @@ impl Vals {
         }
     }
 
-    fn into_vec(self) -> Vec<Value> {
+    fn into_vec(self) -> Vec<Bounded> {
         match self {
             Vals::Same(v, n) => vec![v; n],
             Vals::Each(v) => v,
@@ -113,12 +125,32 @@ impl Vals {
     }
 }
 
-/// A number in every state: one value everywhere (an irreducible chain's long-run average)
-/// or a value per state.
+/// A number in every state with its bounds: one interval everywhere (an irreducible chain's
+/// long-run average) or lower and upper bounds per state.
 enum Numbers {
-    Everywhere(f64),
-    PerState(Vec<f64>),
+    Everywhere(Interval),
+    PerState(Vec<f64>, Vec<f64>),
 }
+
+/// A state formula under the bounding semantics: the lower set `lo` (surely true) and the
+/// upper set `hi` (possibly true), `lo` within `hi`; the states of `hi` outside `lo` are
+/// undecided.
+pub(super) struct Sets {
+    pub lo: Vec<bool>,
+    pub hi: Vec<bool>,
+}
+
+impl Sets {
+    fn decided(&self) -> bool {
+        self.lo == self.hi
+    }
+}
+
+/// Refinements (thesis 7.2) at most per property: each divides epsilon by [`REFINE_FACTOR`].
+const MAX_REFINEMENTS: usize = 4;
+const REFINE_FACTOR: f64 = 100.0;
+/// Refinement stops before epsilon goes below this (the doubles' resolution).
+const MIN_EPSILON: f64 = 1e-14;
 
 impl<'a> Checker<'a> {
     /// `actions[e]`: the action of event `e` of `model` (for transition rewards).
@@ -152,8 +184,56 @@ impl<'a> Checker<'a> {
     /// The answer of `f` in the initial state(s): the value in the one initial state; with
     /// several, PRISM's conventions: a boolean holds when it holds in all of them, a number is
     /// the range over them. A top-level filter gives its own answer.
+    ///
+    /// Nested refinement (thesis 7.2): when a threshold inside `f` left states undecided and
+    /// the answer needs them (it is an undecided boolean, or a number wider than epsilon),
+    /// `f` is evaluated again with epsilon divided by [`REFINE_FACTOR`], at most
+    /// [`MAX_REFINEMENTS`] times and not below [`MIN_EPSILON`]; a refinement whose solver does
+    /// not converge keeps the last answer. What stays undecided is answered
+    /// [`Answer::Undecided`] (or as the interval it has), never guessed.
     pub fn answer(&mut self, f: &Csl) -> Result<Answer, CheckError> {
-        self.stats = Stats::default();
+        let base = self.options;
+        let result = self.answer_refined(f);
+        if self.options.epsilon != base.epsilon {
+            // the recurrent classes' vectors were solved to the refined epsilon
+            self.pis = None;
+        }
+        self.options = base;
+        result
+    }
+
+    fn answer_refined(&mut self, f: &Csl) -> Result<Answer, CheckError> {
+        let mut refinements = 0;
+        let mut answer = self.answer_once(f)?;
+        loop {
+            let needs = self.stats.undecided > 0
+                && match &answer {
+                    Answer::Undecided => true,
+                    a => a.bounds().is_some_and(|i| i.relative_width() > self.options.epsilon),
+                };
+            let eps = self.options.epsilon / REFINE_FACTOR;
+            if !needs || refinements == MAX_REFINEMENTS || eps < MIN_EPSILON {
+                break;
+            }
+            let keep = (std::mem::take(&mut self.stats), self.options);
+            self.options.epsilon = eps;
+            self.pis = None;
+            refinements += 1;
+            match self.answer_once(f) {
+                Ok(a) => answer = a,
+                Err(CheckError::Solve(SolveError::NotConverged { .. })) => {
+                    (self.stats, self.options) = keep;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.stats.refinements = refinements;
+        Ok(answer)
+    }
+
+    fn answer_once(&mut self, f: &Csl) -> Result<Answer, CheckError> {
+        self.stats = Stats::fresh(self.options.epsilon);
         if let Csl::Filter { op, prop, states } = f {
             return self.filter(*op, prop, states.as_deref());
         }
@@ -162,12 +242,13 @@ impl<'a> Checker<'a> {
         if init.is_empty() {
             return Err(CheckError::Filter("the model has no initial state".into()));
         }
-        let vals: Vec<Value> = init.iter().map(|&i| v.get(i)).collect();
+        let vals: Vec<Bounded> = init.iter().map(|&i| v.get(i)).collect();
         fold_initial(&vals)
     }
 
-    /// The value of `f` in every state.
-    pub fn eval(&mut self, f: &Csl) -> Result<Vec<Value>, CheckError> {
+    /// The value of `f` in every state, with its bounds.
+    pub fn eval(&mut self, f: &Csl) -> Result<Vec<Bounded>, CheckError> {
+        self.stats = Stats::fresh(self.options.epsilon);
         Ok(self.eval_vals(f)?.into_vec())
     }
 
@@ -178,9 +259,9 @@ impl<'a> Checker<'a> {
                 let mut out = Vec::with_capacity(n);
                 let model = self.model;
                 self.ctmc.for_each_state(&mut |_, s| {
-                    out.push(e.eval(s).map_err(|err| {
+                    out.push(Bounded::Exact(e.eval(s).map_err(|err| {
                         CheckError::Eval(format!("{err} in state {}", model.show_state(s)))
-                    })?);
+                    })?));
                     Ok(())
                 })?;
                 Vals::Each(out)
@@ -188,12 +269,16 @@ impl<'a> Checker<'a> {
             Csl::Init => marks(n, self.ctmc.initial()),
             Csl::Deadlock => marks(n, self.ctmc.deadlocks()),
             Csl::Not(a) => {
-                let a = self.bools(a)?;
-                Vals::Each(a.into_iter().map(|x| Value::Bool(!x)).collect())
+                let a = self.sets(a)?;
+                Vals::Each(
+                    (0..n)
+                        .map(|i| Bounded::truth(decide(!a.hi[i], !a.lo[i])))
+                        .collect(),
+                )
             }
             Csl::Bin(op, a, b) => {
                 let (a, b) = (self.eval_vals(a)?, self.eval_vals(b)?);
-                let bin = |x, y| binary(*op, x, y).map_err(|e| CheckError::Eval(e.to_string()));
+                let bin = |x, y| combine(*op, x, y).map_err(CheckError::Eval);
                 match (&a, &b) {
                     (Vals::Same(x, _), Vals::Same(y, _)) => Vals::Same(bin(*x, *y)?, n),
                     _ => Vals::Each(
@@ -204,18 +289,31 @@ impl<'a> Checker<'a> {
                 }
             }
             Csl::Until { bound, left, right } => {
-                let (a, b) = (self.bools(left)?, self.bools(right)?);
-                let x = self.until(&a, &b)?;
-                bounded(Numbers::PerState(x), *bound, n)
+                let (a, b) = (self.sets(left)?, self.sets(right)?);
+                // thesis 7.1: P(a U b) grows with both sets, so the lower sets give the
+                // lower bound and the upper sets the upper one
+                let (lo, hi) = if a.decided() && b.decided() {
+                    self.until(&a.lo, &b.lo)?
+                } else {
+                    let (lo, _) = self.until(&a.lo, &b.lo)?;
+                    let (_, hi) = self.until(&a.hi, &b.hi)?;
+                    (lo, hi)
+                };
+                self.bounded(Numbers::PerState(lo, hi), *bound, n)
             }
             Csl::Steady { bound, phi } => {
-                let w: Vec<f64> = self
-                    .bools(phi)?
-                    .into_iter()
-                    .map(|b| if b { 1.0 } else { 0.0 })
-                    .collect();
-                let x = self.long_run(&w)?;
-                bounded(x, *bound, n)
+                let p = self.sets(phi)?;
+                let weight = |s: &[bool]| -> Vec<f64> {
+                    s.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect()
+                };
+                let x = if p.decided() {
+                    self.long_run(&weight(&p.lo))?
+                } else {
+                    let lo = self.long_run(&weight(&p.lo))?;
+                    let hi = self.long_run(&weight(&p.hi))?;
+                    lower_of(lo).with_upper(hi)
+                };
+                self.bounded(x, *bound, n)
             }
             Csl::Reward {
                 bound,
@@ -226,40 +324,87 @@ impl<'a> Checker<'a> {
                 let x = match path {
                     RewardPath::Steady => self.long_run(&rates)?,
                     RewardPath::Reach(target) => {
-                        let b = self.bools(target)?;
-                        Numbers::PerState(self.reach_reward(&rates, &b)?)
+                        let b = self.sets(target)?;
+                        if b.decided() {
+                            let (lo, hi) = self.reach_reward(&rates, &b.lo)?;
+                            Numbers::PerState(lo, hi)
+                        } else {
+                            if rates.iter().any(|&r| r < 0.0) {
+                                return Err(CheckError::Eval(
+                                    "R[F phi] with negative rewards needs phi decided in every \
+                                     state"
+                                        .into(),
+                                ));
+                            }
+                            // more targets, less reward: the upper set gives the lower bound
+                            let (lo, _) = self.reach_reward(&rates, &b.hi)?;
+                            let (_, hi) = self.reach_reward(&rates, &b.lo)?;
+                            Numbers::PerState(lo, hi)
+                        }
                     }
-                    RewardPath::Total => Numbers::PerState(self.total_reward(&rates)?),
+                    RewardPath::Total => {
+                        let (lo, hi) = self.total_reward(&rates)?;
+                        Numbers::PerState(lo, hi)
+                    }
                 };
-                bounded(x, *bound, n)
+                self.bounded(x, *bound, n)
             }
             Csl::Filter { op, prop, states } => {
                 let a = self.filter(*op, prop, states.as_deref())?;
-                let v = match a {
-                    Answer::Bool(b) => Value::Bool(b),
-                    Answer::Num(x) => Value::Real(x),
-                    Answer::Range(..) => {
-                        return Err(CheckError::Filter(
-                            "a range filter cannot be used inside a formula".into(),
-                        ))
-                    }
-                };
+                let v = a.as_bounded().ok_or_else(|| {
+                    CheckError::Filter("a range filter cannot be used inside a formula".into())
+                })?;
                 Vals::Same(v, n)
             }
         })
     }
 
-    fn bools(&mut self, f: &Csl) -> Result<Vec<bool>, CheckError> {
-        self.eval_vals(f)?
-            .into_vec()
-            .into_iter()
-            .map(|v| match v {
-                Value::Bool(b) => Ok(b),
-                _ => Err(CheckError::Eval(
-                    "a state formula must be a boolean, found a number".into(),
-                )),
-            })
-            .collect()
+    /// A state formula as its lower and upper sets.
+    fn sets(&mut self, f: &Csl) -> Result<Sets, CheckError> {
+        let v = self.eval_vals(f)?;
+        let n = v.len();
+        let mut s = Sets {
+            lo: Vec::with_capacity(n),
+            hi: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let b = v.get(i).boolean().map_err(|()| {
+                CheckError::Eval("a state formula must be a boolean, found a number".into())
+            })?;
+            s.lo.push(b == Some(true));
+            s.hi.push(b != Some(false));
+        }
+        Ok(s)
+    }
+
+    /// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given:
+    /// a state whose interval lies on one side of the bound is decided, one whose interval
+    /// holds the bound is undecided (and counted in the stats).
+    fn bounded(&mut self, x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
+        let mut undecided = 0;
+        let mut one = |i: Interval| match bound {
+            None => Bounded::num(i),
+            Some((r, p)) => {
+                let t = i.compare(r, p);
+                undecided += usize::from(t.is_none());
+                Bounded::truth(t)
+            }
+        };
+        let v = match x {
+            Numbers::Everywhere(i) => Vals::Same(one(i), n),
+            Numbers::PerState(lo, hi) => Vals::Each(
+                lo.into_iter()
+                    .zip(hi)
+                    .map(|(l, h)| one(Interval::new(l, h)))
+                    .collect(),
+            ),
+        };
+        self.stats.undecided += if matches!(v, Vals::Same(..)) {
+            undecided * n
+        } else {
+            undecided
+        };
+        v
     }
 
     fn filter(
@@ -272,71 +417,30 @@ impl<'a> Checker<'a> {
         let sel: Vec<usize> = match states {
             None => (0..v.len()).collect(),
             Some(s) => {
-                let b = self.bools(s)?;
-                (0..v.len()).filter(|&i| b[i]).collect()
-            }
-        };
-        let pick: Vec<Value> = sel.iter().map(|&i| v.get(i)).collect();
-        let empty = || CheckError::Filter("the filter's state set is empty".into());
-        let nums = || -> Result<Vec<f64>, CheckError> {
-            pick.iter()
-                .map(|x| {
-                    num_of(*x).ok_or_else(|| CheckError::Eval("the filter needs numbers".into()))
-                })
-                .collect()
-        };
-        let bools = || -> Result<Vec<bool>, CheckError> {
-            pick.iter()
-                .map(|x| match x {
-                    Value::Bool(b) => Ok(*b),
-                    _ => Err(CheckError::Eval(
-                        "the filter needs a boolean property".into(),
-                    )),
-                })
-                .collect()
-        };
-        Ok(match op {
-            FilterOp::Forall => Answer::Bool(bools()?.into_iter().all(|b| b)),
-            FilterOp::Exists => Answer::Bool(bools()?.into_iter().any(|b| b)),
-            FilterOp::Count => Answer::Num(bools()?.into_iter().filter(|&b| b).count() as f64),
-            FilterOp::Min => Answer::Num(nums()?.into_iter().reduce(f64::min).ok_or_else(empty)?),
-            FilterOp::Max => Answer::Num(nums()?.into_iter().reduce(f64::max).ok_or_else(empty)?),
-            FilterOp::Sum => Answer::Num(nums()?.into_iter().sum()),
-            FilterOp::Avg => {
-                let x = nums()?;
-                if x.is_empty() {
-                    return Err(empty());
+                let b = self.sets(s)?;
+                if !b.decided() {
+                    let k = (0..b.lo.len()).filter(|&i| b.lo[i] != b.hi[i]).count();
+                    self.stats.undecided += k;
+                    return Ok(Answer::Undecided);
                 }
-                Answer::Num(x.iter().sum::<f64>() / x.len() as f64)
+                (0..v.len()).filter(|&i| b.lo[i]).collect()
             }
-            FilterOp::Range => {
-                let x = nums()?;
-                let lo = x.iter().copied().reduce(f64::min).ok_or_else(empty)?;
-                let hi = x.iter().copied().reduce(f64::max).ok_or_else(empty)?;
-                Answer::Range(lo, hi)
-            }
-            FilterOp::First => scalar(*pick.first().ok_or_else(empty)?),
-            FilterOp::State => {
-                if pick.len() != 1 {
-                    return Err(CheckError::Filter(format!(
-                        "filter(state, ...) needs exactly one state, the filter selects {}",
-                        pick.len()
-                    )));
-                }
-                scalar(pick[0])
-            }
-        })
+        };
+        let pick: Vec<Bounded> = sel.iter().map(|&i| v.get(i)).collect();
+        filter(op, &pick)
     }
 
+    /// The solution of the linear system of [`absorbing`] with its bounds per state.
     fn solve_linear(
         &mut self,
         what: &str,
         fixed: &[Option<f64>],
         c: &[f64],
-    ) -> Result<Vec<f64>, CheckError> {
+    ) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         if fixed.iter().all(Option::is_some) {
             // nothing to solve (e.g. an ergodic chain's long-run values): no transpose built
-            return Ok(fixed.iter().map(|v| v.unwrap_or(0.0)).collect());
+            let x: Vec<f64> = fixed.iter().map(|v| v.unwrap_or(0.0)).collect();
+            return Ok((x.clone(), x));
         }
         let options = self.options;
         let progress = &mut self.progress;
@@ -353,11 +457,13 @@ impl<'a> Checker<'a> {
         if sol.iterations > 0 {
             self.stats.methods.push(sol.method.name());
         }
-        Ok(sol.x)
+        // a relative-change stopping rule: an estimate, not a bound
+        self.stats.note_unguaranteed(what);
+        Ok((sol.x.clone(), sol.x))
     }
 
-    /// `P(a U b)` in every state.
-    fn until(&mut self, a: &[bool], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+    /// `P(a U b)` in every state: lower and upper bounds.
+    fn until(&mut self, a: &[bool], b: &[bool]) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let no = self.prob0(a, b)?;
         let yes = self.prob1(a, b, &no)?;
         let fixed: Vec<Option<f64>> = (0..a.len())
@@ -377,7 +483,11 @@ impl<'a> Checker<'a> {
 
     /// The expected reward accumulated until `b` in every state (`+inf` where `b` is reached
     /// with probability below 1).
-    fn reach_reward(&mut self, rates: &[f64], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+    fn reach_reward(
+        &mut self,
+        rates: &[f64],
+        b: &[bool],
+    ) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let all = vec![true; b.len()];
         let no = self.prob0(&all, b)?;
         let sure = self.prob1(&all, b, &no)?;
@@ -401,7 +511,7 @@ impl<'a> Checker<'a> {
 
     /// The expected total reward from every state: 0 in a bottom SCC that earns nothing,
     /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
-    fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
+    fn total_reward(&mut self, rates: &[f64]) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let n = rates.len();
         let bsccs = self.bottom()?;
         let mut zero = vec![false; n];
@@ -523,11 +633,14 @@ impl<'a> Checker<'a> {
         let bsccs = self.bsccs.as_ref().expect("computed");
         let pis = self.pis.as_ref().expect("computed");
         self.stats.bsccs = Some(bsccs.len());
+        if bsccs.iter().any(|b| b.len() > 1) {
+            self.stats.note_unguaranteed("steady state");
+        }
         if let ([b], [pi]) = (bsccs.as_slice(), pis.as_slice()) {
             if b.len() == n {
                 // an irreducible chain: one value everywhere, no linear system
                 let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
-                return Ok(Numbers::Everywhere(v));
+                return Ok(Numbers::Everywhere(Interval::exact(v)));
             }
         }
         let mut fixed = vec![None; n];
@@ -538,58 +651,51 @@ impl<'a> Checker<'a> {
             }
         }
         let c = vec![0.0; n];
-        Ok(Numbers::PerState(self.solve_linear(
-            "long-run average",
-            &fixed,
-            &c,
-        )?))
+        let (lo, hi) = self.solve_linear("long-run average", &fixed, &c)?;
+        Ok(Numbers::PerState(lo, hi))
     }
 }
 
 fn marks(n: usize, set: &[usize]) -> Vals {
-    let mut v = vec![Value::Bool(false); n];
+    let mut v = vec![Bounded::Exact(Value::Bool(false)); n];
     for &i in set {
-        v[i] = Value::Bool(true);
+        v[i] = Bounded::Exact(Value::Bool(true));
     }
     Vals::Each(v)
 }
 
-/// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given.
-fn bounded(x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
-    let one = |v: f64| match bound {
-        None => Value::Real(v),
-        Some((r, p)) => Value::Bool(r.holds(v, p)),
-    };
-    match x {
-        Numbers::Everywhere(v) => Vals::Same(one(v), n),
-        Numbers::PerState(x) => Vals::Each(x.into_iter().map(one).collect()),
-    }
+/// The lower bounds of `x` (to be joined with other upper bounds by [`Numbers::with_upper`]).
+fn lower_of(x: Numbers) -> Numbers {
+    x
 }
 
-fn num_of(v: Value) -> Option<f64> {
-    v.as_f64()
-}
+impl Numbers {
+    /// `self`'s lower bounds with `hi`'s upper bounds.
+    fn with_upper(self, hi: Numbers) -> Numbers {
+        match (self, hi) {
+            (Numbers::Everywhere(a), Numbers::Everywhere(b)) => {
+                Numbers::Everywhere(Interval::new(a.lo, b.hi))
+            }
+            (a, b) => {
+                let n = a.len().max(b.len());
+                let lo = (0..n).map(|i| a.at(i).lo).collect();
+                let hi = (0..n).map(|i| b.at(i).hi).collect();
+                Numbers::PerState(lo, hi)
+            }
+        }
+    }
 
-fn scalar(v: Value) -> Answer {
-    match v {
-        Value::Bool(b) => Answer::Bool(b),
-        v => Answer::Num(v.as_f64().unwrap_or(f64::NAN)),
+    fn len(&self) -> usize {
+        match self {
+            Numbers::Everywhere(_) => 0,
+            Numbers::PerState(lo, _) => lo.len(),
+        }
     }
-}
 
-fn fold_initial(vals: &[Value]) -> Result<Answer, CheckError> {
-    if vals.len() == 1 {
-        return Ok(scalar(vals[0]));
+    fn at(&self, i: usize) -> Interval {
+        match self {
+            Numbers::Everywhere(x) => *x,
+            Numbers::PerState(lo, hi) => Interval::new(lo[i], hi[i]),
+        }
     }
-    if vals.iter().all(|v| matches!(v, Value::Bool(_))) {
-        return Ok(Answer::Bool(vals.iter().all(|v| *v == Value::Bool(true))));
-    }
-    let nums: Vec<f64> = vals.iter().filter_map(|v| v.as_f64()).collect();
-    let lo = nums.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = nums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Ok(if lo == hi {
-        Answer::Num(lo)
-    } else {
-        Answer::Range(lo, hi)
-    })
 }
