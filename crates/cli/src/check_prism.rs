@@ -411,6 +411,7 @@ fn bounds_json(a: &Answer, st: &Stats) -> Json {
         "upper": upper,
         "error": error,
         "guaranteed": st.guaranteed,
+        "within_epsilon": st.wide.is_empty(),
         "unguaranteed": st.unguaranteed,
         "method": method_text(st),
         "epsilon": st.epsilon,
@@ -456,6 +457,14 @@ fn bounds_text(a: &Answer, st: &Stats) -> String {
             }
         }
     };
+    if !st.wide.is_empty() {
+        t += &format!(
+            "\nNot within epsilon {:e}: the iteration limit stopped {} first (these are the \
+             bounds it reached; try a larger --max-iters)",
+            st.epsilon,
+            st.wide.join(", ")
+        );
+    }
     if st.guaranteed {
         t += &format!("\nGuaranteed: yes ({})", method_text(st));
     } else {

@@ -8,7 +8,7 @@ use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
-use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
+use crate::solve::{absorbing, absorbing_bounds, Bounds, Gap, Method, Options, SolveError};
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -46,6 +46,9 @@ pub struct Stats {
     /// States a threshold (`P>=p`, `S<q`, `R>r`) left undecided, over every threshold of the
     /// formula, in the last evaluation.
     pub undecided: usize,
+    /// Solves whose bounds did not reach epsilon within the iteration limit (their bounds are
+    /// the ones they had).
+    pub wide: Vec<String>,
     /// Re-evaluations with a smaller epsilon to decide nested thresholds (thesis 7.2).
     pub refinements: usize,
     /// The epsilon of the last evaluation (the option's, divided at each refinement).
@@ -61,10 +64,15 @@ impl Stats {
         }
     }
 
-    #[allow(dead_code)] // used by the bounded solvers
     fn note_bounding(&mut self, how: &str) {
         if !self.bounding.iter().any(|b| b == how) {
             self.bounding.push(how.to_string());
+        }
+    }
+
+    fn note_wide(&mut self, what: &str) {
+        if !self.wide.iter().any(|b| b == what) {
+            self.wide.push(what.to_string());
         }
     }
 
@@ -90,7 +98,7 @@ pub struct Checker<'a> {
     options: Options,
     progress: CheckProgress<'a>,
     bsccs: Option<Vec<Vec<u32>>>,
-    pis: Option<Vec<Vec<f64>>>,
+    pis: Option<Vec<Cycle>>,
     reward_rates: Vec<Option<Rc<[f64]>>>,
     stats: Stats,
 }
@@ -186,8 +194,9 @@ impl<'a> Checker<'a> {
     /// the range over them. A top-level filter gives its own answer.
     ///
     /// Nested refinement (thesis 7.2): when a threshold inside `f` left states undecided and
-    /// the answer needs them (it is an undecided boolean, or a number wider than epsilon),
-    /// `f` is evaluated again with epsilon divided by [`REFINE_FACTOR`], at most
+    /// the answer needs them (it is an undecided boolean), or the answer is a number wider
+    /// than epsilon (an undecided inner threshold, a stationary average whose bounds are
+    /// relative to the distribution's total rather than to the average), `f` is evaluated again with epsilon divided by [`REFINE_FACTOR`], at most
     /// [`MAX_REFINEMENTS`] times and not below [`MIN_EPSILON`]; a refinement whose solver does
     /// not converge keeps the last answer. What stays undecided is answered
     /// [`Answer::Undecided`] (or as the interval it has), never guessed.
@@ -206,9 +215,11 @@ impl<'a> Checker<'a> {
         let mut refinements = 0;
         let mut answer = self.answer_once(f)?;
         loop {
-            let needs = self.stats.undecided > 0
+            // more precision is what the answer needs, and a smaller epsilon can give it
+            // (not when a solve already ran out of iterations)
+            let needs = self.stats.wide.is_empty()
                 && match &answer {
-                    Answer::Undecided => true,
+                    Answer::Undecided => self.stats.undecided > 0,
                     a => a.bounds().is_some_and(|i| i.relative_width() > self.options.epsilon),
                 };
             let eps = self.options.epsilon / REFINE_FACTOR;
@@ -272,7 +283,7 @@ impl<'a> Checker<'a> {
                 let a = self.sets(a)?;
                 Vals::Each(
                     (0..n)
-                        .map(|i| Bounded::truth(decide(!a.hi[i], !a.lo[i])))
+                        .map(|i| Bounded::truth(decide(!a.hi[i], a.lo[i])))
                         .collect(),
                 )
             }
@@ -430,12 +441,17 @@ impl<'a> Checker<'a> {
         filter(op, &pick)
     }
 
-    /// The solution of the linear system of [`absorbing`] with its bounds per state.
+    /// The solution of the linear system of [`absorbing`] with its bounds per state, by
+    /// interval iteration ([`absorbing_bounds`]): `range` holds the solution on the unknown
+    /// states when the caller knows it (a probability, a mean of the fixed values), `None` for
+    /// an expected reward (`c >= 0`); with a negative `c` the bounds cannot be built and the
+    /// solver's estimate is given, marked not guaranteed.
     fn solve_linear(
         &mut self,
         what: &str,
         fixed: &[Option<f64>],
         c: &[f64],
+        range: Option<(f64, f64)>,
     ) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         if fixed.iter().all(Option::is_some) {
             // nothing to solve (e.g. an ergodic chain's long-run values): no transpose built
@@ -445,11 +461,22 @@ impl<'a> Checker<'a> {
         let options = self.options;
         let progress = &mut self.progress;
         let h = self.ctmc.exit();
+        let signed = range.is_none() && c.iter().chain(fixed.iter().flatten()).any(|&v| v < 0.0);
         let mut sol = None;
         self.ctmc.with_transposed(&mut |rt| {
-            sol = Some(absorbing(rt, h, fixed, c, &options, &mut |m, it, d| {
-                progress(what, m, it, d)
-            })?);
+            let mut cb = |m: &Method, it: usize, d: f64| progress(what, m, it, d);
+            sol = Some(if signed {
+                let s = absorbing(rt, h, fixed, c, &options, &mut cb)?;
+                Bounds {
+                    hi: s.x.clone(),
+                    lo: s.x,
+                    iterations: s.iterations,
+                    method: s.method,
+                    within: false,
+                }
+            } else {
+                absorbing_bounds(rt, h, fixed, c, range, Gap::PerState, &options, &mut cb)?
+            });
             Ok(())
         })?;
         let sol = sol.expect("solved");
@@ -457,9 +484,16 @@ impl<'a> Checker<'a> {
         if sol.iterations > 0 {
             self.stats.methods.push(sol.method.name());
         }
-        // a relative-change stopping rule: an estimate, not a bound
-        self.stats.note_unguaranteed(what);
-        Ok((sol.x.clone(), sol.x))
+        if signed {
+            self.stats
+                .note_unguaranteed(&format!("{what} (negative rewards: estimate)"));
+        } else {
+            self.stats.note_bounding("interval iteration");
+            if !sol.within {
+                self.stats.note_wide(what);
+            }
+        }
+        Ok((sol.lo, sol.hi))
     }
 
     /// `P(a U b)` in every state: lower and upper bounds.
@@ -478,7 +512,7 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let c = vec![0.0; a.len()];
-        self.solve_linear("until", &fixed, &c)
+        self.solve_linear("until", &fixed, &c, Some((0.0, 1.0)))
     }
 
     /// The expected reward accumulated until `b` in every state (`+inf` where `b` is reached
@@ -506,7 +540,7 @@ impl<'a> Checker<'a> {
         let c: Vec<f64> = (0..b.len())
             .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
             .collect();
-        self.solve_linear("reachability reward", &fixed, &c)
+        self.solve_linear("reachability reward", &fixed, &c, None)
     }
 
     /// The expected total reward from every state: 0 in a bottom SCC that earns nothing,
@@ -543,7 +577,7 @@ impl<'a> Checker<'a> {
         let c: Vec<f64> = (0..n)
             .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
             .collect();
-        self.solve_linear("total reward", &fixed, &c)
+        self.solve_linear("total reward", &fixed, &c, None)
     }
 
     /// Prob0 for `a U b`: the states where the probability is 0 (no path through `a` to
@@ -595,7 +629,14 @@ impl<'a> Checker<'a> {
         Ok(self.reward_rates[k].clone().expect("just computed"))
     }
 
-    /// The bottom SCCs and their stationary distributions (computed once).
+    /// The bottom SCCs and bounds on their stationary distributions (computed once).
+    ///
+    /// Regenerative form, so that the bounds are guaranteed: in a bottom SCC `B` with a chosen
+    /// state `r` (its first), the stationary probability of `j` is `y[j] / sum(y)` where `y[j]`
+    /// is the expected time spent in `j` between two visits to `r`, the unique solution of
+    /// `y[r] = 1 / h[r]`, `y[j] = sum_i y[i] R[i][j] / h[j]`. That is the system of
+    /// [`absorbing_bounds`] with `R` in place of its transpose (the sweeps go over the incoming
+    /// rates), solved by interval iteration: `y` lies in `[lo, hi]` on every state.
     fn recurrent(&mut self) -> Result<(), CheckError> {
         if self.pis.is_some() {
             return Ok(());
@@ -603,13 +644,27 @@ impl<'a> Checker<'a> {
         // taken out while the classes are solved (not copied: a list of the chain's size)
         let bsccs = self.take_bottom()?;
         let mut pis = Vec::with_capacity(bsccs.len());
-        let options = self.options;
+        let options = Options {
+            epsilon: self.options.epsilon / 4.0,
+            ..self.options
+        };
         for b in &bsccs {
+            if b.len() == 1 {
+                pis.push(Cycle {
+                    lo: vec![1.0],
+                    hi: vec![1.0],
+                });
+                continue;
+            }
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
             let mut sol = None;
             self.ctmc.with_restricted(b, &mut |m| {
-                sol = Some(steady_state(m, &options, &mut cb)?);
+                let h = m.exit_rates();
+                let mut fixed = vec![None; h.len()];
+                fixed[0] = Some(1.0 / h[0]);
+                let c = vec![0.0; h.len()];
+                sol = Some(absorbing_bounds(m, &h, &fixed, &c, None, Gap::Total, &options, &mut cb)?);
                 Ok(())
             })?;
             let sol = sol.expect("solved");
@@ -617,7 +672,13 @@ impl<'a> Checker<'a> {
             if sol.iterations > 0 {
                 self.stats.methods.push(sol.method.name());
             }
-            pis.push(sol.x);
+            if !sol.within {
+                self.stats.note_wide("steady state");
+            }
+            pis.push(Cycle {
+                lo: sol.lo,
+                hi: sol.hi,
+            });
         }
         self.bsccs = Some(bsccs);
         self.pis = Some(pis);
@@ -626,7 +687,8 @@ impl<'a> Checker<'a> {
 
     /// The long-run average of the state weights `w` from every state (thesis 2.3.1): in a
     /// bottom SCC its stationary average; elsewhere the average over the bottom SCCs weighted
-    /// by the probabilities of reaching them.
+    /// by the probabilities of reaching them (interval iteration from the bounds of the SCCs'
+    /// averages: the lower ends give the lower bounds, the upper ends the upper ones).
     fn long_run(&mut self, w: &[f64]) -> Result<Numbers, CheckError> {
         self.recurrent()?;
         let n = w.len();
@@ -634,25 +696,82 @@ impl<'a> Checker<'a> {
         let pis = self.pis.as_ref().expect("computed");
         self.stats.bsccs = Some(bsccs.len());
         if bsccs.iter().any(|b| b.len() > 1) {
-            self.stats.note_unguaranteed("steady state");
+            self.stats.note_bounding("regenerative interval iteration (steady state)");
         }
-        if let ([b], [pi]) = (bsccs.as_slice(), pis.as_slice()) {
+        let values: Vec<Interval> = bsccs
+            .iter()
+            .zip(pis)
+            .map(|(b, y)| y.average(b, w))
+            .collect();
+        if let ([b], [v]) = (bsccs.as_slice(), values.as_slice()) {
             if b.len() == n {
                 // an irreducible chain: one value everywhere, no linear system
-                let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
-                return Ok(Numbers::Everywhere(Interval::exact(v)));
+                return Ok(Numbers::Everywhere(*v));
             }
         }
-        let mut fixed = vec![None; n];
-        for (b, pi) in bsccs.iter().zip(pis) {
-            let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
+        let mut fixed_lo = vec![None; n];
+        let mut fixed_hi = vec![None; n];
+        for (b, v) in bsccs.iter().zip(&values) {
             for &s in b {
-                fixed[s as usize] = Some(v);
+                fixed_lo[s as usize] = Some(v.lo);
+                fixed_hi[s as usize] = Some(v.hi);
             }
         }
+        let range = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v.lo), b.max(v.hi))
+            });
         let c = vec![0.0; n];
-        let (lo, hi) = self.solve_linear("long-run average", &fixed, &c)?;
+        if fixed_lo == fixed_hi {
+            let (lo, hi) = self.solve_linear("long-run average", &fixed_lo, &c, Some(range))?;
+            return Ok(Numbers::PerState(lo, hi));
+        }
+        let (lo, _) = self.solve_linear("long-run average", &fixed_lo, &c, Some(range))?;
+        let (_, hi) = self.solve_linear("long-run average", &fixed_hi, &c, Some(range))?;
         Ok(Numbers::PerState(lo, hi))
+    }
+}
+
+/// Bounds on the expected time spent in each state of a bottom SCC between two visits to its
+/// first state (see [`Checker::recurrent`]).
+struct Cycle {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+}
+
+impl Cycle {
+    /// Bounds on the stationary average of `w` over the SCC `b` (states of the chain):
+    /// `sum w y / sum y` with `y` in `[lo, hi]`, each sum bounded end by end, intersected with
+    /// the range of `w` (an average lies within it).
+    fn average(&self, b: &[u32], w: &[f64]) -> Interval {
+        let (mut a_lo, mut a_hi, mut t_lo, mut t_hi) = (0.0, 0.0, 0.0, 0.0);
+        let (mut w_min, mut w_max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (k, &s) in b.iter().enumerate() {
+            let x = w[s as usize];
+            let (l, h) = (self.lo[k], self.hi[k]);
+            w_min = w_min.min(x);
+            w_max = w_max.max(x);
+            t_lo += l;
+            t_hi += h;
+            if x >= 0.0 {
+                a_lo += x * l;
+                a_hi += x * h;
+            } else {
+                a_lo += x * h;
+                a_hi += x * l;
+            }
+        }
+        if w_min == w_max {
+            return Interval::exact(w_min);
+        }
+        let q = [a_lo / t_lo, a_lo / t_hi, a_hi / t_lo, a_hi / t_hi];
+        let lo = q.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !(lo <= hi) {
+            return Interval::new(w_min, w_max);
+        }
+        Interval::new(lo.max(w_min), hi.min(w_max))
     }
 }
 
