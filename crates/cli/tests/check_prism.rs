@@ -172,8 +172,8 @@ fn bad_input_is_an_error_with_exit_2() {
 #[test]
 fn no_convergence_prints_no_number() {
     // a 2-cycle leaking slowly to two absorbing states: Jacobi needs thousands of iterations
-    let m = "ctmc\nmodule m\n  x : [0..3];\n  [] x=0 -> 1 : (x'=1) + 0.001 : (x'=2);\n  \
-             [] x=1 -> 1 : (x'=0) + 0.001 : (x'=3);\nendmodule\n";
+    let m = "ctmc\nmodule m\n  x : [0..3];\n  [] x=0 -> 1 : (x'=1) + 0.01 : (x'=2);\n  \
+             [] x=1 -> 1 : (x'=0) + 0.01 : (x'=3);\nendmodule\n";
     let d = files(&[("c.sm", m), ("c.props", "P=? [ F x=2 ];\n")]);
     let (code, out, err) = run(
         &d,
@@ -195,7 +195,7 @@ fn no_convergence_prints_no_number() {
     );
     assert!(!out.contains("Result:"), "{out}");
     assert!(err.contains("did not converge"), "{err}");
-    // the automatic choice converges: p0 = (p1 + 0.001) / 1.001, p1 = p0 / 1.001
+    // the automatic choice converges: p0 = (p1 + 0.01) / 1.01, p1 = p0 / 1.01
     let (code, out, _) = run(
         &d,
         &[
@@ -212,8 +212,8 @@ fn no_convergence_prints_no_number() {
     let r = json(&out)["properties"][0]["result"]
         .as_f64()
         .expect("number");
-    let q = 1.001f64;
-    let want = (0.001 / q) / (1.0 - 1.0 / (q * q));
+    let q = 1.01f64;
+    let want = (0.01 / q) / (1.0 - 1.0 / (q * q));
     assert!((r - want).abs() < 1e-9 * want, "{r} vs {want}");
 }
 

@@ -8,7 +8,9 @@ use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
-use crate::solve::{absorbing, absorbing_bounds, Bounds, Gap, Method, Options, SolveError};
+use crate::solve::{
+    absorbing, absorbing_bounds, steady_state, Bounds, Gap, Method, Options, SolveError,
+};
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -159,6 +161,9 @@ const MAX_REFINEMENTS: usize = 4;
 const REFINE_FACTOR: f64 = 100.0;
 /// Refinement stops before epsilon goes below this (the doubles' resolution).
 const MIN_EPSILON: f64 = 1e-14;
+/// Iterations the regenerative steady-state bounds get per bottom SCC before the stationary
+/// solver's estimate (marked not guaranteed) is taken instead.
+const REGENERATIVE_BUDGET: usize = 2_000;
 
 impl<'a> Checker<'a> {
     /// `actions[e]`: the action of event `e` of `model` (for transition rewards).
@@ -646,6 +651,7 @@ impl<'a> Checker<'a> {
         let mut pis = Vec::with_capacity(bsccs.len());
         let options = Options {
             epsilon: self.options.epsilon / 4.0,
+            max_iters: self.options.max_iters.min(REGENERATIVE_BUDGET),
             ..self.options
         };
         for b in &bsccs {
@@ -653,20 +659,41 @@ impl<'a> Checker<'a> {
                 pis.push(Cycle {
                     lo: vec![1.0],
                     hi: vec![1.0],
+                    guaranteed: true,
                 });
                 continue;
             }
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
             let mut sol = None;
+            let mut fallback = None;
+            let plain = self.options;
             self.ctmc.with_restricted(b, &mut |m| {
                 let h = m.exit_rates();
                 let mut fixed = vec![None; h.len()];
                 fixed[0] = Some(1.0 / h[0]);
                 let c = vec![0.0; h.len()];
-                sol = Some(absorbing_bounds(m, &h, &fixed, &c, None, Gap::Total, &options, &mut cb)?);
+                match absorbing_bounds(m, &h, &fixed, &c, None, Gap::Total, &options, &mut cb) {
+                    Ok(s) if s.hi.iter().all(|x| x.is_finite()) => sol = Some(s),
+                    Ok(_) | Err(SolveError::NotConverged { .. }) => {
+                        // no bounds within the budget: the stationary solver's estimate,
+                        // said to be one
+                        fallback = Some(steady_state(m, &plain, &mut cb)?);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
                 Ok(())
             })?;
+            if let Some(f) = fallback {
+                self.stats.iterations += f.iterations;
+                self.stats.methods.push(f.method.name());
+                pis.push(Cycle {
+                    hi: f.x.clone(),
+                    lo: f.x,
+                    guaranteed: false,
+                });
+                continue;
+            }
             let sol = sol.expect("solved");
             self.stats.iterations += sol.iterations;
             if sol.iterations > 0 {
@@ -678,6 +705,7 @@ impl<'a> Checker<'a> {
             pis.push(Cycle {
                 lo: sol.lo,
                 hi: sol.hi,
+                guaranteed: true,
             });
         }
         self.bsccs = Some(bsccs);
@@ -695,7 +723,12 @@ impl<'a> Checker<'a> {
         let bsccs = self.bsccs.as_ref().expect("computed");
         let pis = self.pis.as_ref().expect("computed");
         self.stats.bsccs = Some(bsccs.len());
-        if bsccs.iter().any(|b| b.len() > 1) {
+        if pis.iter().any(|c| !c.guaranteed) {
+            self.stats.note_unguaranteed(
+                "steady state (regenerative bounds not reached within the budget; stationary \
+                 solver's estimate)",
+            );
+        } else if bsccs.iter().any(|b| b.len() > 1) {
             self.stats.note_bounding("regenerative interval iteration (steady state)");
         }
         let values: Vec<Interval> = bsccs
@@ -738,6 +771,8 @@ impl<'a> Checker<'a> {
 struct Cycle {
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// False when `lo = hi` is the stationary solver's estimate (no bound).
+    guaranteed: bool,
 }
 
 impl Cycle {
