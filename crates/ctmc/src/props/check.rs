@@ -395,13 +395,16 @@ impl<'a> Checker<'a> {
 
     /// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given:
     /// a state whose interval lies on one side of the bound is decided, one whose interval
-    /// holds the bound is undecided (and counted in the stats).
+    /// holds the bound is undecided (and counted in the stats); when some value computed so far
+    /// is an estimate without a bound, every state is undecided.
     fn bounded(&mut self, x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
         let mut undecided = 0;
+        // an estimate without an error bound decides nothing
+        let guessing = !self.stats.guaranteed;
         let mut one = |i: Interval| match bound {
             None => Bounded::num(i),
             Some((r, p)) => {
-                let t = i.compare(r, p);
+                let t = if guessing { None } else { i.compare(r, p) };
                 undecided += usize::from(t.is_none());
                 Bounded::truth(t)
             }
