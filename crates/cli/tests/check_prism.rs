@@ -171,9 +171,10 @@ fn bad_input_is_an_error_with_exit_2() {
 
 #[test]
 fn no_convergence_prints_no_number() {
-    // a 2-cycle: Jacobi swaps the two probabilities forever
-    let m = "ctmc\nmodule m\n  x : [0..1];\n  [] x=0 -> 1 : (x'=1);\n  [] x=1 -> 5 : (x'=0);\nendmodule\n";
-    let d = files(&[("c.sm", m), ("c.props", "S=? [ x=0 ];\n")]);
+    // a 2-cycle leaking slowly to two absorbing states: Jacobi needs thousands of iterations
+    let m = "ctmc\nmodule m\n  x : [0..3];\n  [] x=0 -> 1 : (x'=1) + 0.01 : (x'=2);\n  \
+             [] x=1 -> 1 : (x'=0) + 0.01 : (x'=3);\nendmodule\n";
+    let d = files(&[("c.sm", m), ("c.props", "P=? [ F x=2 ];\n")]);
     let (code, out, err) = run(
         &d,
         &[
@@ -194,7 +195,7 @@ fn no_convergence_prints_no_number() {
     );
     assert!(!out.contains("Result:"), "{out}");
     assert!(err.contains("did not converge"), "{err}");
-    // the automatic choice converges: pi(0) = 5/6
+    // the automatic choice converges: p0 = (p1 + 0.01) / 1.01, p1 = p0 / 1.01
     let (code, out, _) = run(
         &d,
         &[
@@ -211,7 +212,9 @@ fn no_convergence_prints_no_number() {
     let r = json(&out)["properties"][0]["result"]
         .as_f64()
         .expect("number");
-    assert!((r - 5.0 / 6.0).abs() < 1e-9, "{r}");
+    let q = 1.01f64;
+    let want = (0.01 / q) / (1.0 - 1.0 / (q * q));
+    assert!((r - want).abs() < 1e-9 * want, "{r} vs {want}");
 }
 
 #[test]

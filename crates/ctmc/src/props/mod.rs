@@ -16,10 +16,14 @@
 //!   with probability below 1); `R=? [ C ]`: the total reward (infinite where a bottom SCC
 //!   that earns a reward can be reached).
 
+mod answer;
+pub mod bounds;
 mod check;
 mod rewards;
 
-pub use check::{Answer, CheckError, Checker, Stats};
+pub use answer::{fmt_num, Answer};
+pub use bounds::{Bounded, Interval};
+pub use check::{CheckError, Checker, Stats};
 pub use rewards::RewardStructure;
 
 use saturn_model::expr::{BinOp, Expr};
