@@ -4,6 +4,8 @@ use saturn_model::expr::Value;
 use saturn_model::GeneralModel;
 use std::rc::Rc;
 
+mod timed;
+
 use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
@@ -272,7 +274,7 @@ impl<'a> Checker<'a> {
                 let a = self.sets(a)?;
                 Vals::Each(
                     (0..n)
-                        .map(|i| Bounded::truth(decide(!a.hi[i], !a.lo[i])))
+                        .map(|i| Bounded::truth(decide(!a.hi[i], a.lo[i])))
                         .collect(),
                 )
             }
@@ -300,6 +302,22 @@ impl<'a> Checker<'a> {
                     (lo, hi)
                 };
                 self.bounded(Numbers::PerState(lo, hi), *bound, n)
+            }
+            Csl::TimedUntil {
+                bound,
+                left,
+                right,
+                lo,
+                hi,
+            } => {
+                let (a, b) = (self.sets(left)?, self.sets(right)?);
+                let x = self.timed_until(&a, &b, *lo, *hi)?;
+                self.bounded(x, *bound, n)
+            }
+            Csl::Next { bound, phi } => {
+                let p = self.sets(phi)?;
+                let x = self.next(&p)?;
+                self.bounded(x, *bound, n)
             }
             Csl::Steady { bound, phi } => {
                 let p = self.sets(phi)?;
@@ -342,6 +360,8 @@ impl<'a> Checker<'a> {
                             Numbers::PerState(lo, hi)
                         }
                     }
+                    RewardPath::Cumulative(t) => self.cumulative_reward(*structure, *t)?,
+                    RewardPath::Instant(t) => self.instant_reward(*structure, *t)?,
                     RewardPath::Total => {
                         let (lo, hi) = self.total_reward(&rates)?;
                         Numbers::PerState(lo, hi)
