@@ -4,6 +4,8 @@ use saturn_model::expr::Value;
 use saturn_model::GeneralModel;
 use std::rc::Rc;
 
+mod timed;
+
 use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
@@ -317,6 +319,22 @@ impl<'a> Checker<'a> {
                 };
                 self.bounded(Numbers::PerState(lo, hi), *bound, n)
             }
+            Csl::TimedUntil {
+                bound,
+                left,
+                right,
+                lo,
+                hi,
+            } => {
+                let (a, b) = (self.sets(left)?, self.sets(right)?);
+                let x = self.timed_until(&a, &b, *lo, *hi)?;
+                self.bounded(x, *bound, n)
+            }
+            Csl::Next { bound, phi } => {
+                let p = self.sets(phi)?;
+                let x = self.next(&p)?;
+                self.bounded(x, *bound, n)
+            }
             Csl::Steady { bound, phi } => {
                 let p = self.sets(phi)?;
                 let weight = |s: &[bool]| -> Vec<f64> {
@@ -358,6 +376,8 @@ impl<'a> Checker<'a> {
                             Numbers::PerState(lo, hi)
                         }
                     }
+                    RewardPath::Cumulative(t) => self.cumulative_reward(*structure, *t)?,
+                    RewardPath::Instant(t) => self.instant_reward(*structure, *t)?,
                     RewardPath::Total => {
                         let (lo, hi) = self.total_reward(&rates)?;
                         Numbers::PerState(lo, hi)
