@@ -42,6 +42,9 @@ impl Rng {
     }
 }
 
+/// The bytes a mutant writes: the syntax of XML, PRISM and formulas, digits, blanks.
+const SPICE: &[u8] = b"<>/\"'=()[]{}&|!0123456789 \nxa";
+
 /// Run `body` on `input` and on [`MUTANTS`] damaged copies; a panic names the input and mutant.
 fn run_over(what: &str, input: &[u8], body: fn(&[u8])) {
     let call = |label: &str, data: &[u8]| {
@@ -63,7 +66,7 @@ fn run_over(what: &str, input: &[u8], body: fn(&[u8])) {
         let edits: Vec<(usize, u8, u8)> = (0..1 + rng.next() % 6)
             .map(|_| {
                 let r = rng.next();
-                (r as usize >> 16, (r >> 8) as u8, b"<>/\"'=()[]{}&|!0123456789 \nxa"[r as usize % 30])
+                (r as usize >> 16, (r >> 8) as u8, SPICE[r as usize % SPICE.len()])
             })
             .collect();
         let cut = (rng.next() % 4 == 0).then(|| rng.next() as usize);
