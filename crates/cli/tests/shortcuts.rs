@@ -433,8 +433,11 @@ fn shortcuts_agree_with_the_reference_on_adversarial_nets() {
         "{discarded} of {} cases discarded",
         seeds.len()
     );
+    // which engine of a race answers depends on the machine's load (the one-hot encoding
+    // races the plain one): the answers are checked, not the winners; the shortcuts that are
+    // not raced must have answered some case
     if seeds.len() > 1 {
-        for e in ["symbolic", "explicit", "polytope", "state-machine", "scaled", "one-hot"] {
+        for e in ["explicit", "polytope", "state-machine", "scaled"] {
             assert!(engines.contains_key(e), "no case answered by {e}: {engines:?}");
         }
     }
