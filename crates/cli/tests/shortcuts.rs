@@ -434,10 +434,10 @@ fn shortcuts_agree_with_the_reference_on_adversarial_nets() {
         seeds.len()
     );
     // which engine of a race answers depends on the machine's load (the one-hot encoding
-    // races the plain one): the answers are checked, not the winners; the shortcuts that are
-    // not raced must have answered some case
+    // races the plain one, the explicit search the portfolio): the answers are checked, not
+    // the winners; the shortcuts taken before any race must have answered some case
     if seeds.len() > 1 {
-        for e in ["explicit", "polytope", "state-machine", "scaled"] {
+        for e in ["polytope", "state-machine", "scaled"] {
             assert!(engines.contains_key(e), "no case answered by {e}: {engines:?}");
         }
     }
