@@ -470,7 +470,10 @@ fn a_stop_that_unfires_never_gives_a_partial_certificate() {
                 1 << 20,
                 &|| stop.poll(),
             )
-            .expect("no limits")
+            // a stop that fires at the final check is an interruption: no certificate, and
+            // that is a correct outcome
+            .ok()
+            .flatten()
         };
         let all = OneStop {
             n: 0,
