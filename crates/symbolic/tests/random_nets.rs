@@ -83,17 +83,23 @@ proptest! {
         seen.insert(target.clone());
         queue.push_back(target.clone());
         let inbox = |m: &[u64]| (0..n).all(|p| m[p] < caps[p + 1] as u64);
-        let mut boxed: Vec<Vec<u64>> = vec![vec![]];
-        for p in 0..n {
-            boxed = boxed.into_iter().flat_map(|v| (0..caps[p + 1] as u64).map(move |x| { let mut w = v.clone(); w.push(x); w })).collect();
-        }
+        // the one marking `t` could have been fired from to give `m`: m - W(t, .) + W(., t),
+        // kept when it lies in the box, enables `t` and firing `t` in it gives `m` back
+        let pred = |t: usize, m: &[u64]| -> Option<Vec<u64>> {
+            let tr = &net.transitions[t];
+            let mut src: Vec<i128> = m.iter().map(|&x| x as i128).collect();
+            for a in &tr.outputs { src[a.place] -= a.weight as i128; }
+            for a in &tr.inputs { src[a.place] += a.weight as i128; }
+            if src.iter().any(|&x| x < 0) { return None; }
+            let src: Vec<u64> = src.into_iter().map(|x| x as u64).collect();
+            (inbox(&src) && net.enabled(t, &src) && net.fire(t, &src) == m).then_some(src)
+        };
         while let Some(m) = queue.pop_front() {
-            for src in &boxed {
-                if seen.contains(src) { continue; }
-                let hits = (0..net.transitions.len()).any(|t| net.enabled(t, src) && net.fire(t, src) == m);
-                if hits && inbox(src) {
-                    seen.insert(src.clone());
-                    queue.push_back(src.clone());
+            for t in 0..net.transitions.len() {
+                if let Some(src) = pred(t, &m) {
+                    if seen.insert(src.clone()) {
+                        queue.push_back(src);
+                    }
                 }
             }
         }
