@@ -59,7 +59,8 @@ pub struct CheckArgs {
     pub fair_method: FairMethodArg,
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
-    /// EX/AX, a lasso for EG/AF/AU; each replayed on the net before it is printed.
+    /// EX/AX, a lasso for EG/AF/AU; each replayed on the net before it is printed. With --ltl:
+    /// a run that violates a formula that fails (a lasso, or a path to a deadlock).
     #[arg(long)]
     pub witness: bool,
     #[command(flatten)]

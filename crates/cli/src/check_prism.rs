@@ -430,7 +430,10 @@ fn method_text(st: &Stats) -> String {
         st.bounding.join(", ")
     };
     if st.refinements > 0 {
-        m += &format!(", refined {} times to epsilon {:e}", st.refinements, st.epsilon);
+        m += &format!(
+            ", refined {} times to epsilon {:e}",
+            st.refinements, st.epsilon
+        );
     }
     m
 }
@@ -591,7 +594,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             .map(|r| {
                 let (status, result, message) = match &r.outcome {
                     Outcome::Answer(x) => (json!("ok"), answer_json(x), Json::Null),
-                    
+
                     Outcome::Failed(m) => {
                         let st = if m.contains("not supported yet") {
                             "unsupported"

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use saturn_logic::{PathFormula, ResolvedQuery};
-use saturn_ltl::{Deadlocks, Limits, LtlError, Verdict};
+use saturn_ltl::{Counterexample, Deadlocks, Limits, LtlError, Verdict};
 use saturn_model::PetriNet;
 
 use crate::queries;
@@ -113,11 +113,10 @@ pub fn check(
     use crate::report::{ok_object, Failure, Status};
     use serde_json::json;
     use std::io::IsTerminal;
-    if !a.ctl.is_empty() || a.formulas.is_some() || a.witness || !a.fair.is_empty() {
-        return Err(Failure::error(
-            "--ltl cannot be combined with --ctl, --formulas, --fair or --witness",
-        )
-        .into());
+    if !a.ctl.is_empty() || a.formulas.is_some() || !a.fair.is_empty() {
+        return Err(
+            Failure::error("--ltl cannot be combined with --ctl, --formulas or --fair").into(),
+        );
     }
     let color = std::io::stderr().is_terminal();
     let jobs = match queries::from_ltl(&a.ltl, net, color) {
@@ -176,6 +175,10 @@ pub fn check(
                     "product_states": v.as_ref().map(|v| v.product_states),
                     "markings": v.as_ref().map(|v| v.markings),
                     "seconds": secs,
+                    "witness": v.as_ref()
+                        .and_then(|v| v.counterexample.as_ref())
+                        .filter(|_| a.witness)
+                        .map(|c| counterexample_json(net, c)),
                 })
             })
             .collect();
@@ -204,6 +207,11 @@ pub fn check(
                 ),
                 None => format!("{} CANNOT_COMPUTE {}\n", job.id, job.text),
             });
+            if let Some(c) = v.as_ref().and_then(|v| v.counterexample.as_ref()) {
+                if a.witness {
+                    t.push_str(&counterexample_text(net, c));
+                }
+            }
         }
         crate::out::print(&t)?;
     }
@@ -214,4 +222,94 @@ pub fn check(
         }
         None => Ok(std::process::ExitCode::SUCCESS),
     }
+}
+
+/// The transition fired from `a` to `b` on a counterexample (`None`: a deadlock's stutter).
+fn fired(net: &PetriNet, a: &[u64], b: &[u64]) -> Option<usize> {
+    (0..net.transitions.len()).find(|&t| net.enabled(t, a) && net.fire(t, a) == b)
+}
+
+/// The steps of a counterexample: `(transition fired, marking reached)`, the first with no
+/// transition (the initial marking), then the step that closes a lasso.
+fn counterexample_steps<'c>(
+    net: &PetriNet,
+    c: &'c Counterexample,
+) -> Vec<(Option<String>, &'c [u64])> {
+    let m = &c.markings;
+    let name = |a: &[u64], b: &[u64]| {
+        Some(fired(net, a, b).map_or_else(
+            || "(deadlock loop)".to_string(),
+            |t| net.transitions[t].id.clone(),
+        ))
+    };
+    let mut steps = vec![(None, m[0].as_slice())];
+    for w in m.windows(2) {
+        steps.push((name(&w[0], &w[1]), w[1].as_slice()));
+    }
+    if let (Some(l), Some(last)) = (c.loop_start, m.last()) {
+        steps.push((name(last, &m[l]), m[l].as_slice()));
+    }
+    steps
+}
+
+/// A marking as `place=tokens` for the places with tokens.
+fn marking_text(net: &PetriNet, m: &[u64]) -> String {
+    let s: Vec<String> = m
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(p, n)| format!("{}={n}", net.places[p].id))
+        .collect();
+    if s.is_empty() {
+        "(empty)".into()
+    } else {
+        s.join(" ")
+    }
+}
+
+/// A counterexample as text, in the form of `check --witness` for CTL: the initial marking,
+/// one line per step (the transition and the marking reached), and where a lasso loops back
+/// (or that the path ends in a deadlock).
+fn counterexample_text(net: &PetriNet, c: &Counterexample) -> String {
+    let steps = counterexample_steps(net, c);
+    let kind = if c.loop_start.is_some() {
+        "lasso"
+    } else {
+        "path to a deadlock"
+    };
+    let mut t = format!("  counterexample ({kind}, {} steps)\n", steps.len() - 1);
+    for (i, (tr, m)) in steps.iter().enumerate() {
+        t.push_str(&format!(
+            "    {i}: {} -> {}\n",
+            tr.as_deref().unwrap_or("initial"),
+            marking_text(net, m)
+        ));
+    }
+    match c.loop_start {
+        Some(l) => t.push_str(&format!("    loops back to state {l}\n")),
+        None => t.push_str("    ends in a deadlock (a maximal finite path)\n"),
+    }
+    t
+}
+
+/// A counterexample as JSON: `kind` (`lasso` or `path`), `loop_start`, `steps` as for CTL
+/// witnesses (`transition`, `marking`).
+fn counterexample_json(net: &PetriNet, c: &Counterexample) -> serde_json::Value {
+    let steps: Vec<_> = counterexample_steps(net, c)
+        .into_iter()
+        .map(|(tr, m)| {
+            let marking: serde_json::Map<String, serde_json::Value> = m
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(p, &n)| (net.places[p].id.clone(), serde_json::json!(n)))
+                .collect();
+            serde_json::json!({ "transition": tr, "marking": marking })
+        })
+        .collect();
+    serde_json::json!({
+        "kind": if c.loop_start.is_some() { "lasso" } else { "path" },
+        "loop_start": c.loop_start,
+        "steps": steps,
+    })
 }

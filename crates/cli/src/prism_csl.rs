@@ -97,9 +97,7 @@ impl Translator<'_> {
             TimeBound::Interval(a, b) => {
                 let (a, b) = (self.time(a)?, self.time(b)?);
                 if a > b {
-                    return Err(Unsupported(format!(
-                        "the time interval [{a},{b}] is empty"
-                    )));
+                    return Err(Unsupported(format!("the time interval [{a},{b}] is empty")));
                 }
                 Some((a, b))
             }
@@ -282,12 +280,7 @@ impl Translator<'_> {
 }
 
 /// `P [ left U right ]` over the time window `w` (`None`, or `[0, inf]`: unbounded).
-fn until(
-    bound: Option<(Rel, f64)>,
-    left: Box<Csl>,
-    right: Box<Csl>,
-    w: Option<(f64, f64)>,
-) -> Csl {
+fn until(bound: Option<(Rel, f64)>, left: Box<Csl>, right: Box<Csl>, w: Option<(f64, f64)>) -> Csl {
     match w {
         Some((lo, hi)) if !(lo == 0.0 && hi.is_infinite()) => Csl::TimedUntil {
             bound,

@@ -45,18 +45,23 @@ fn reference(family: &str, n: u32, src: &str, maximal: bool) -> bool {
     !accepting_run(&net, &space, &p.automaton, &p.atoms.formulas, rdl).unwrap()
 }
 
+/// `saturn check philosophers:3` with every formula of [`FORMULAS`] and `extra` flags.
+fn check_all(extra: &[&str], maximal: bool) -> std::process::Output {
+    let mut cmd = saturn();
+    cmd.args(["check", "philosophers:3"]).args(extra);
+    for f in FORMULAS {
+        cmd.args(["--ltl", f]);
+    }
+    if maximal {
+        cmd.args(["--ltl-deadlocks", "maximal"]);
+    }
+    cmd.output().unwrap()
+}
+
 #[test]
 fn verdicts_agree_with_the_reference() {
     for maximal in [false, true] {
-        let mut cmd = saturn();
-        cmd.args(["check", "philosophers:3"]);
-        for f in FORMULAS {
-            cmd.args(["--ltl", f]);
-        }
-        if maximal {
-            cmd.args(["--ltl-deadlocks", "maximal"]);
-        }
-        let out = cmd.output().unwrap();
+        let out = check_all(&[], maximal);
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -125,4 +130,67 @@ fn json_output() {
     assert_eq!(v["deadlocks"], "stutter");
     assert_eq!(v["formulas"][0]["id"], "ltl-1");
     assert!(v["formulas"][0]["result"].is_boolean());
+}
+
+/// `--witness`: every FALSE verdict comes with a counterexample that replays on the net from
+/// its initial marking (each step's transition enabled and giving the next marking, a
+/// `(deadlock loop)` only at a deadlock under the stuttering reading), closes its lasso with a
+/// step, or, as a path, ends in a deadlock under the maximal reading; a TRUE verdict has none.
+/// (The library's test checks on random nets that the run also violates the formula.)
+#[test]
+fn counterexamples_replay_on_the_net() {
+    let net = saturn_model::families::generate("philosophers", 3).unwrap();
+    let tr = |id: &str| net.transitions.iter().position(|t| t.id == id);
+    let marking = |m: &serde_json::Value| -> Vec<u64> {
+        let mut v = vec![0; net.places.len()];
+        for (p, n) in m.as_object().unwrap() {
+            let i = net.places.iter().position(|x| &x.id == p).unwrap();
+            v[i] = n.as_u64().unwrap();
+        }
+        v
+    };
+    let dead = |m: &[u64]| (0..net.transitions.len()).all(|t| !net.enabled(t, m));
+    let mut checked = 0;
+    for maximal in [false, true] {
+        let out = check_all(&["--witness", "--json"], maximal);
+        assert!(out.status.success(), "{out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for (f, r) in FORMULAS.iter().zip(v["formulas"].as_array().unwrap()) {
+            let w = &r["witness"];
+            if r["result"] == true {
+                assert!(w.is_null(), "{f}: a witness for a TRUE verdict");
+                continue;
+            }
+            let steps = w["steps"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{f}: no witness"));
+            let ms: Vec<Vec<u64>> = steps.iter().map(|s| marking(&s["marking"])).collect();
+            assert_eq!(ms[0], net.initial_marking(), "{f}");
+            for (i, s) in steps.iter().enumerate().skip(1) {
+                let (a, b) = (&ms[i - 1], &ms[i]);
+                let name = s["transition"].as_str().unwrap();
+                match tr(name) {
+                    Some(t) => assert!(net.enabled(t, a) && net.fire(t, a) == *b, "{f}: step {i}"),
+                    None => assert!(
+                        name == "(deadlock loop)" && !maximal && dead(a) && a == b,
+                        "{f}: step {i} {name}"
+                    ),
+                }
+            }
+            match w["loop_start"].as_u64() {
+                Some(l) => {
+                    assert_eq!(w["kind"], "lasso");
+                    assert_eq!(ms.last(), ms.get(l as usize), "{f}: the lasso closes");
+                }
+                None => {
+                    assert!(
+                        maximal && dead(ms.last().unwrap()),
+                        "{f}: a path ends in a deadlock"
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "only {checked} counterexamples checked");
 }

@@ -25,7 +25,9 @@ fn check(engine: &str) -> Vec<serde_json::Value> {
     let out = Command::cargo_bin("saturn")
         .expect("the saturn binary")
         .current_dir(&dir)
-        .args(["check", "half.sm", "--props", "half.csl", "--json", "--engine", engine])
+        .args([
+            "check", "half.sm", "--props", "half.csl", "--json", "--engine", engine,
+        ])
         .output()
         .expect("runs");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -36,7 +38,12 @@ fn check(engine: &str) -> Vec<serde_json::Value> {
 fn contains(p: &[serde_json::Value], k: usize, x: f64) {
     let (lo, hi) = (p[k]["lower"].as_f64(), p[k]["upper"].as_f64());
     let (lo, hi) = (lo.expect("lower"), hi.expect("upper"));
-    assert!(lo <= x && x <= hi, "property {}: [{lo}, {hi}] excludes {x}: {}", k + 1, p[k]);
+    assert!(
+        lo <= x && x <= hi,
+        "property {}: [{lo}, {hi}] excludes {x}: {}",
+        k + 1,
+        p[k]
+    );
     assert_eq!(p[k]["guaranteed"], true, "{}", p[k]);
 }
 
@@ -47,8 +54,16 @@ fn thresholds_at_the_exact_value_are_never_decided_wrongly() {
         contains(&p, 0, 0.5);
         assert!(p[0]["upper"].as_f64().unwrap() - p[0]["lower"].as_f64().unwrap() <= 1e-6);
         // P>=0.5: true or undecided (null), never false; P<0.5: false or undecided
-        assert!(p[1]["result"] == true || p[1]["result"].is_null(), "{}", p[1]);
-        assert!(p[2]["result"] == false || p[2]["result"].is_null(), "{}", p[2]);
+        assert!(
+            p[1]["result"] == true || p[1]["result"].is_null(),
+            "{}",
+            p[1]
+        );
+        assert!(
+            p[2]["result"] == false || p[2]["result"].is_null(),
+            "{}",
+            p[2]
+        );
         contains(&p, 3, 3.0);
         contains(&p, 4, 1.0);
         contains(&p, 5, 0.5);

@@ -110,7 +110,10 @@ fn contains(p: &serde_json::Value, r: f64, tol: &str) -> Result<(), String> {
         _ => None,
     };
     let (Some(lo), Some(hi)) = (num(&p["lower"]), num(&p["upper"])) else {
-        return Err(format!("no numeric bounds: lower {} upper {}", p["lower"], p["upper"]));
+        return Err(format!(
+            "no numeric bounds: lower {} upper {}",
+            p["lower"], p["upper"]
+        ));
     };
     if lo <= r && r <= hi || agrees(lo, r, tol) || agrees(hi, r, tol) {
         Ok(())
@@ -177,10 +180,9 @@ fn run(big: bool, engine: &str) -> Option<Tally> {
         }
         t.groups += 1;
         let mut cmd = Command::cargo_bin("saturn").expect("saturn binary");
-        cmd.current_dir(dir)
-            .args([
-                "check", model, "--props", propfile, "--json", "--engine", engine,
-            ]);
+        cmd.current_dir(dir).args([
+            "check", model, "--props", propfile, "--json", "--engine", engine,
+        ]);
         if !consts.is_empty() {
             cmd.args(["--const", consts]);
         }

@@ -54,7 +54,10 @@ fn run_over(what: &str, input: &[u8], body: fn(&[u8])) {
                 label.replace(['/', ' '], "_")
             ));
             let _ = std::fs::write(&file, data);
-            panic!("{label}: the fuzz body panicked (input saved to {})", file.display());
+            panic!(
+                "{label}: the fuzz body panicked (input saved to {})",
+                file.display()
+            );
         }
     };
     call(what, input);
@@ -66,11 +69,18 @@ fn run_over(what: &str, input: &[u8], body: fn(&[u8])) {
         let edits: Vec<(usize, u8, u8)> = (0..1 + rng.next() % 6)
             .map(|_| {
                 let r = rng.next();
-                (r as usize >> 16, (r >> 8) as u8, SPICE[r as usize % SPICE.len()])
+                (
+                    r as usize >> 16,
+                    (r >> 8) as u8,
+                    SPICE[r as usize % SPICE.len()],
+                )
             })
             .collect();
         let cut = (rng.next() % 4 == 0).then(|| rng.next() as usize);
-        call(&format!("{what} mutant {m}"), &mutate::mutate(input, &edits, cut));
+        call(
+            &format!("{what} mutant {m}"),
+            &mutate::mutate(input, &edits, cut),
+        );
     }
 }
 
@@ -87,7 +97,9 @@ fn files_in(dir: &Path, ext: &[&str]) -> Vec<PathBuf> {
 }
 
 fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 /// The contest instances with a model of at most 64 KiB (the small ones).
@@ -107,7 +119,11 @@ fn pnml_body_over_real_and_damaged_nets() {
     inputs.extend(small_mcc_instances().iter().map(|d| d.join("model.pnml")));
     assert!(inputs.len() >= 5, "{inputs:?}");
     for f in &inputs {
-        run_over(&f.display().to_string(), &std::fs::read(f).unwrap(), pnml::run);
+        run_over(
+            &f.display().to_string(),
+            &std::fs::read(f).unwrap(),
+            pnml::run,
+        );
     }
 }
 
@@ -152,13 +168,24 @@ fn prism_bodies_over_real_and_damaged_models_and_properties() {
     let (mut models, mut props) = (0, 0);
     for group in files_in(&dir, &[""]).into_iter().filter(|p| p.is_dir()) {
         for f in files_in(&group, &[".prism", ".sm"]) {
-            run_over(&f.display().to_string(), &std::fs::read(&f).unwrap(), prism_model::run);
+            run_over(
+                &f.display().to_string(),
+                &std::fs::read(&f).unwrap(),
+                prism_model::run,
+            );
             models += 1;
         }
         for f in files_in(&group, &[".props"]) {
-            run_over(&f.display().to_string(), &std::fs::read(&f).unwrap(), prism_props::run);
+            run_over(
+                &f.display().to_string(),
+                &std::fs::read(&f).unwrap(),
+                prism_props::run,
+            );
             props += 1;
         }
     }
-    assert!(models > 0 && props > 0, "{models} models, {props} property files");
+    assert!(
+        models > 0 && props > 0,
+        "{models} models, {props} property files"
+    );
 }

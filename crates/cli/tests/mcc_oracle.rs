@@ -152,12 +152,15 @@ struct Verdict {
 fn judge(run: &str, m: &child::Measured, want: &[(String, String)]) -> Verdict {
     let mut v = Verdict::default();
     if m.stderr.contains("panicked") {
-        v.wrong.push(format!("{run}: panicked: {}", m.stderr.trim()));
+        v.wrong
+            .push(format!("{run}: panicked: {}", m.stderr.trim()));
     }
     match m.exit {
         child::Exit::Code(0) | child::Exit::Code(3) => {}
         child::Exit::Killed => v.missed.push(format!("{run}: killed by the hang guard")),
-        e => v.wrong.push(format!("{run}: ended with {e:?}: {}", m.stderr.trim())),
+        e => v
+            .wrong
+            .push(format!("{run}: ended with {e:?}: {}", m.stderr.trim())),
     }
     let mut got: BTreeMap<String, Option<String>> = BTreeMap::new();
     let mut cannot_compute_all = false;
@@ -169,9 +172,8 @@ fn judge(run: &str, m: &child::Measured, want: &[(String, String)]) -> Verdict {
                 continue;
             }
             ["FORMULA", id, "CANNOT_COMPUTE"] => (id.to_string(), None),
-            ["FORMULA", id, a, "TECHNIQUES", _, ..] | ["STATE_SPACE", id, a, "TECHNIQUES", _, ..] => {
-                (id.to_string(), Some(a.to_string()))
-            }
+            ["FORMULA", id, a, "TECHNIQUES", _, ..]
+            | ["STATE_SPACE", id, a, "TECHNIQUES", _, ..] => (id.to_string(), Some(a.to_string())),
             _ => {
                 v.wrong.push(format!("{run}: malformed line {line:?}"));
                 continue;
@@ -321,7 +323,10 @@ fn saturn_mcc_agrees_with_the_contest_oracles() {
         small_missed.len(),
         large_missed.len()
     );
-    assert!(wrong.is_empty(), "disagreements with the oracles: {wrong:#?}");
+    assert!(
+        wrong.is_empty(),
+        "disagreements with the oracles: {wrong:#?}"
+    );
     assert!(
         small_missed.is_empty(),
         "unanswered lines of instances with at most {ALL_ANSWERED_UP_TO} states: {small_missed:#?}"

@@ -18,7 +18,13 @@ fn patterns() -> Vec<String> {
 fn no_absolute_path_of_a_machine_in_the_repository() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new("git")
-        .args(["ls-files", "--cached", "--others", "--exclude-standard", "-z"])
+        .args([
+            "ls-files",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "-z",
+        ])
         .current_dir(&root)
         .output();
     let files: Vec<String> = match out {

@@ -238,7 +238,10 @@ fn blocks(r: &mut Rng) -> Gen {
     let mut arcs = Vec::new();
     for t in 0..nt {
         let k = r.range(1, 2);
-        let (from, to) = (r.range(0, np as u64 - 1) as usize, r.range(0, np as u64 - 1) as usize);
+        let (from, to) = (
+            r.range(0, np as u64 - 1) as usize,
+            r.range(0, np as u64 - 1) as usize,
+        );
         // one block of k units in (perhaps written as two parallel arcs), one out
         if k == 2 && r.chance(50) {
             arcs.push((t, from, Kind::In, unit));
@@ -329,7 +332,10 @@ fn state_machine(r: &mut Rng) -> Gen {
         nt += 1;
     }
     for _ in 0..r.range(0, 2) {
-        let (a, b) = (r.range(0, np as u64 - 1) as usize, r.range(0, np as u64 - 1) as usize);
+        let (a, b) = (
+            r.range(0, np as u64 - 1) as usize,
+            r.range(0, np as u64 - 1) as usize,
+        );
         arcs.push((nt, a, Kind::In, 1));
         arcs.push((nt, b, Kind::Out, 1));
         nt += 1;
@@ -346,7 +352,11 @@ const MAX_STATES: usize = 20_000;
 
 /// The ways each case is run: the defaults, the portfolio (polytope, one-hot groups, the
 /// witness race, closed forms), the explicit search alone.
-const RUNS: [&[&str]; 3] = [&[], &["--order", "auto"], &["--order", "auto", "--explicit", "only"]];
+const RUNS: [&[&str]; 3] = [
+    &[],
+    &["--order", "auto"],
+    &["--order", "auto", "--explicit", "only"],
+];
 
 /// One case: `Ok(None)` discarded (the reference does not finish), `Ok(Some(engines))` the
 /// engines that answered, `Err` a wrong answer.
@@ -438,7 +448,10 @@ fn shortcuts_agree_with_the_reference_on_adversarial_nets() {
     // the winners; the shortcuts taken before any race must have answered some case
     if seeds.len() > 1 {
         for e in ["polytope", "state-machine", "scaled"] {
-            assert!(engines.contains_key(e), "no case answered by {e}: {engines:?}");
+            assert!(
+                engines.contains_key(e),
+                "no case answered by {e}: {engines:?}"
+            );
         }
     }
 }

@@ -270,7 +270,13 @@ fn the_explicit_search_agrees_with_the_reference() {
     }
     // raced: the figures are the reference's whichever engine gives them
     for n in [12, 6] {
-        let v = json(&["statespace", &format!("queens:{n}"), "--order", "auto", "--json"]);
+        let v = json(&[
+            "statespace",
+            &format!("queens:{n}"),
+            "--order",
+            "auto",
+            "--json",
+        ]);
         assert!(
             v["engine"] == "explicit" || v["engine"] == "symbolic",
             "queens:{n}: {v}"

@@ -45,12 +45,60 @@ pub enum Stopped {
 
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Outcome<S> {
     /// Is there an accepting run (the language of the product is not empty)?
     pub accepting: bool,
     /// Product states and system states stored.
     pub product_states: usize,
     pub system_states: usize,
+    /// The accepting run found, as the system states it passes (when `accepting`).
+    pub run: Option<Run<S>>,
+}
+
+/// An accepting lasso of the product projected on the system: `states[0]` is the initial
+/// state, each state is followed by a successor of it, and the last one by
+/// `states[loop_start]` (the cycle `states[loop_start..]`, at least one step, is repeated
+/// forever and meets every acceptance set of the automaton).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run<S> {
+    pub states: Vec<S>,
+    pub loop_start: usize,
+}
+
+/// A shortest path (breadth-first) from `from` through the states `inside` admits to a state
+/// `stop` accepts, at least one step long; the states after `from`, up to the one accepted.
+fn bfs_path(
+    from: u32,
+    inside: &dyn Fn(u32) -> bool,
+    succ: &mut dyn FnMut(u32) -> Vec<(u32, u64)>,
+    stop: &dyn Fn(u32, u32, u64) -> bool,
+) -> Option<Vec<u32>> {
+    let mut parent: rustc_hash::FxHashMap<u32, u32> = Default::default();
+    let mut queue = std::collections::VecDeque::from([from]);
+    let mut seen: rustc_hash::FxHashSet<u32> = Default::default();
+    seen.insert(from);
+    while let Some(x) = queue.pop_front() {
+        for (y, acc) in succ(x) {
+            if !inside(y) {
+                continue;
+            }
+            if stop(x, y, acc) {
+                let mut path = vec![y];
+                let mut z = x;
+                while z != from {
+                    path.push(z);
+                    z = parent[&z];
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if seen.insert(y) {
+                parent.insert(y, x);
+                queue.push_back(y);
+            }
+        }
+    }
+    None
 }
 
 /// The system's states seen so far, numbered.
@@ -100,7 +148,7 @@ pub fn accepting_run<Sys: System>(
     sys: &mut Sys,
     aut: &Tgba,
     limits: Limits,
-) -> Result<Outcome, Stopped> {
+) -> Result<Outcome<Sys::State>, Stopped> {
     // the atoms the automaton reads, densely numbered
     let mut atoms: Vec<u32> = aut
         .edges
@@ -229,10 +277,86 @@ pub fn accepting_run<Sys: System>(
                     if let Some(r) = roots.last_mut() {
                         r.1 |= a;
                         if r.1 & all == all {
+                            // the lasso: the depth-first stack down to the component's root
+                            // (a path of the product), then a cycle through the component
+                            // that meets every acceptance set
+                            let root = r.0;
+                            let depth = stack
+                                .iter()
+                                .position(|f| num[f.id as usize] == root)
+                                .expect("a component's root is on the stack");
+                            let stem: Vec<u32> = stack[..=depth].iter().map(|f| f.id).collect();
+                            let root_id = stem[depth];
+                            let num = &num;
+                            let inside = |x: u32| {
+                                let n = num[x as usize];
+                                n != 0 && n != u32::MAX && n >= root
+                            };
+                            // the product successors of a state of the component (every one
+                            // of them was expanded, so its system successors are known)
+                            let mut succ = |x: u32| -> Vec<(u32, u64)> {
+                                let (s, q) = pstate[x as usize];
+                                let val = &values[s as usize * words..(s as usize + 1) * words];
+                                let holds = |a: u32| {
+                                    let k = atoms.binary_search(&a).expect("atom listed");
+                                    val[k / 64] >> (k % 64) & 1 == 1
+                                };
+                                let mut out = Vec::new();
+                                for e in &aut.edges[q as usize] {
+                                    if !e.enabled(holds) {
+                                        continue;
+                                    }
+                                    for &t in succ_of[s as usize].as_deref().unwrap_or(&[]) {
+                                        if let Some(&p) =
+                                            product.get(&((t as u64) << 32 | e.to as u64))
+                                        {
+                                            out.push((p, e.acc));
+                                        }
+                                    }
+                                }
+                                out
+                            };
+                            let mut cycle: Vec<u32> = Vec::new();
+                            let (mut cur, mut need) = (root_id, all);
+                            while need != 0 {
+                                let n = need;
+                                let leg =
+                                    bfs_path(cur, &inside, &mut succ, &|_, _, acc| acc & n != 0)
+                                        .expect("the component meets every acceptance set");
+                                cur = *leg.last().expect("a leg has a step");
+                                // the acceptance met on the leg's last arc
+                                let prev = match leg.len() {
+                                    1 => cycle.last().copied().unwrap_or(root_id),
+                                    l => leg[l - 2],
+                                };
+                                // (one arc: the run takes one of its parallel arcs)
+                                let met = succ(prev)
+                                    .iter()
+                                    .find(|&&(y, acc)| y == cur && acc & n != 0)
+                                    .map_or(0, |&(_, acc)| acc & n);
+                                need &= !met;
+                                cycle.extend(leg);
+                            }
+                            if cur != root_id || cycle.is_empty() {
+                                let back =
+                                    bfs_path(cur, &inside, &mut succ, &|_, y, _| y == root_id)
+                                        .expect("the component is strongly connected");
+                                cycle.extend(back);
+                            }
+                            cycle.pop(); // the root again
+                            let states = stem
+                                .iter()
+                                .chain(&cycle)
+                                .map(|&x| system.states[pstate[x as usize].0 as usize].clone())
+                                .collect();
                             return Ok(Outcome {
                                 accepting: true,
                                 product_states: pstate.len(),
                                 system_states: system.states.len(),
+                                run: Some(Run {
+                                    states,
+                                    loop_start: depth,
+                                }),
                             });
                         }
                     }
@@ -258,6 +382,7 @@ pub fn accepting_run<Sys: System>(
         accepting: false,
         product_states: pstate.len(),
         system_states: system.states.len(),
+        run: None,
     })
 }
 

@@ -14,7 +14,7 @@ pub mod lasso;
 pub mod net;
 pub mod tgba;
 
-pub use emptiness::{Limits, Outcome, Stopped};
+pub use emptiness::{Limits, Outcome, Run, Stopped};
 pub use formula::{Atoms, Deadlocks, Ltl};
 pub use tgba::{Tgba, TranslateError};
 
@@ -81,6 +81,40 @@ pub struct Verdict {
     pub automaton_states: usize,
     pub product_states: usize,
     pub markings: usize,
+    /// When `A φ` fails: a run of the net that violates `φ`.
+    pub counterexample: Option<Counterexample>,
+}
+
+/// A run of a net on which the formula is false: `markings[0]` the initial marking, each next
+/// one reached by firing a transition; with `loop_start` a lasso (the last marking is followed
+/// by `markings[loop_start]`, by a transition or, at a deadlock under [`Deadlocks::Stutter`], by
+/// staying put), without it a finite maximal path ending in a deadlock
+/// ([`Deadlocks::Maximal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    pub markings: Vec<Vec<u64>>,
+    pub loop_start: Option<usize>,
+}
+
+impl Counterexample {
+    fn of_run(run: &emptiness::Run<net::NetState>) -> Self {
+        let mut markings = Vec::new();
+        let mut ended = false;
+        for s in &run.states {
+            match s {
+                net::NetState::Marking(b) => {
+                    let mut m = Vec::new();
+                    net::decode(b, &mut m);
+                    markings.push(m);
+                }
+                net::NetState::End => ended = true,
+            }
+        }
+        Counterexample {
+            markings,
+            loop_start: (!ended).then_some(run.loop_start),
+        }
+    }
 }
 
 /// Does `A φ` hold in the initial marking of `net`, paths that reach a deadlock read by
@@ -99,5 +133,6 @@ pub fn check_net(
         automaton_states: p.automaton.states.len(),
         product_states: o.product_states,
         markings: o.system_states,
+        counterexample: o.run.as_ref().map(Counterexample::of_run),
     })
 }
