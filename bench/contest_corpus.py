@@ -200,8 +200,8 @@ def compare(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", default="/work/.mirror/yanntm+pnmcc-models-2025/repo")
-    ap.add_argument("--work", default="/work/peers/mcc2025")
+    ap.add_argument("--corpus", help="the fetched corpus's git directory")
+    ap.add_argument("--work", help="a scratch directory for the extracted instances")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list").add_argument("what", choices=["all"])
     s = sub.add_parser("sample")
@@ -217,6 +217,8 @@ def main():
     a = ap.parse_args()
     if a.cmd == "compare":
         return compare(a)
+    if not (a.corpus and a.work):
+        ap.error("--corpus and --work are needed for " + a.cmd)
     if a.cmd == "run":
         a.timeout = int(a.timeout)
         return run(a)

@@ -3,31 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use saturn_model::{PetriNet, Place, Transition};
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(fs) = saturn_pnml::formulas::parse_formulas_str(text, "fuzz") {
-        for f in &fs {
-            let back =
-                saturn_logic::parse_query(&f.query.to_string()).expect("printed formula parses");
-            assert_eq!(back.without_spans(), f.query.without_spans());
-        }
-    }
-    let net = PetriNet {
-        name: "n".into(),
-        places: vec![Place {
-            id: "p0".into(),
-            name: "p0".into(),
-            initial: 1,
-        }],
-        transitions: vec![Transition {
-            id: "t0".into(),
-            name: "t0".into(),
-            ..Default::default()
-        }],
-    };
-    let _ = saturn_pnml::formulas::read_formulas_str(text, "fuzz", &net);
-});
+#[path = "../bodies/mcc_formulas.rs"]
+mod body;
+
+fuzz_target!(|data: &[u8]| body::run(data));

@@ -3,25 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use saturn_prism::{
-    check_model_with_source, parse_model, parse_model_bytes, ConstOverrides, Source,
-};
 
-fuzz_target!(|data: &[u8]| {
-    match parse_model_bytes(data, "fuzz.prism") {
-        Ok(ast) => {
-            let printed = ast.to_string();
-            let again = parse_model("printed", &printed).expect("printed model parses");
-            assert_eq!(again, ast, "round trip changed the tree");
-            let text = String::from_utf8_lossy(data);
-            if let Err(d) = check_model_with_source(
-                &ast,
-                &ConstOverrides::default(),
-                &Source::new("fuzz.prism", &text),
-            ) {
-                assert!(!d.render().is_empty());
-            }
-        }
-        Err(d) => assert!(!d.render().is_empty()),
-    }
-});
+#[path = "../bodies/prism_model.rs"]
+mod body;
+
+fuzz_target!(|data: &[u8]| body::run(data));

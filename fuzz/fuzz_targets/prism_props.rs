@@ -3,24 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use saturn_prism::{
-    load_model, parse_properties, parse_properties_ast, parse_properties_ast_bytes, ConstOverrides,
-};
 
-const MODEL: &str = "ctmc\nconst int N = 3;\nconst double T;\nmodule M\n  x : [0..N];\n  b : bool;\n  [a] x<N -> 1.5 : (x'=x+1);\n  [s] x>0 -> 3 : (x'=x-1) & (b'=!b);\nendmodule\nlabel \"full\" = x=N;\nrewards \"r\"\n  [s] true : 1;\n  true : x;\nendrewards\n";
+#[path = "../bodies/prism_props.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(ast) = parse_properties_ast_bytes(data, "fuzz.props") else {
-        return;
-    };
-    let printed = ast.to_string();
-    let again = parse_properties_ast("printed", &printed).expect("printed properties parse");
-    assert_eq!(again, ast, "round trip changed the tree");
-    let program =
-        load_model("m.prism", MODEL, &ConstOverrides::default()).expect("fixed model is valid");
-    if let Ok(text) = std::str::from_utf8(data) {
-        if let Err(d) = parse_properties("fuzz.props", text, &program) {
-            assert!(!d.render().is_empty());
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| body::run(data));

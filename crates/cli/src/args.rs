@@ -262,6 +262,25 @@ impl DeadlocksArg {
     }
 }
 
+/// What a path that reaches a deadlock means to LTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LtlDeadlocksArg {
+    /// The deadlock repeats forever (the contest's LTL convention): `X φ` at a deadlock is φ
+    /// there.
+    Stutter,
+    /// Finite maximal paths: `X φ` is false at a deadlock, `G φ` needs φ up to the deadlock.
+    Maximal,
+}
+
+impl LtlDeadlocksArg {
+    pub fn deadlocks(self) -> saturn_ltl::Deadlocks {
+        match self {
+            LtlDeadlocksArg::Stutter => saturn_ltl::Deadlocks::Stutter,
+            LtlDeadlocksArg::Maximal => saturn_ltl::Deadlocks::Maximal,
+        }
+    }
+}
+
 /// How `E[φ U ψ]` (and EF, AG, AU) is computed (thesis chapter 3; docs/ctl.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EuMethodArg {

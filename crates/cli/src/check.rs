@@ -14,6 +14,7 @@ use saturn_logic::StateFormula;
 
 use crate::args::{
     DeadlocksArg, EgMethodArg, EuMethodArg, ExplicitArg, FairMethodArg, GenerationArgs, LimitArgs,
+    LtlDeadlocksArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
@@ -33,6 +34,13 @@ pub struct CheckArgs {
     /// A contest formula file (CTL, Reachability or UpperBounds XML).
     #[arg(long)]
     pub formulas: Option<PathBuf>,
+    /// An LTL formula in Saturn's text syntax (docs/ltl.md), e.g. 'G F p >= 1' (read as
+    /// `A G F p >= 1`); repeatable; not with --ctl or --formulas.
+    #[arg(long)]
+    pub ltl: Vec<String>,
+    /// What a path that reaches a deadlock means to LTL.
+    #[arg(long, value_enum, default_value_t = LtlDeadlocksArg::Stutter)]
+    pub ltl_deadlocks: LtlDeadlocksArg,
     /// What a path that reaches a deadlock means.
     #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
     pub deadlocks: DeadlocksArg,
@@ -70,7 +78,8 @@ pub struct CheckArgs {
 fn jobs(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<Job>, Failure> {
     if a.ctl.is_empty() && a.formulas.is_none() {
         return Err(Failure::error(
-            "nothing to check: give --ctl 'FORMULA' (repeatable) or --formulas FILE.xml",
+            "nothing to check: give --ctl 'FORMULA' or --ltl 'FORMULA' (repeatable) or --formulas \
+             FILE.xml",
         ));
     }
     let mut jobs = Vec::new();
@@ -140,6 +149,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let start = Instant::now();
     let (net, contest_dir) = load_net(&a.model)?;
+    if !a.ltl.is_empty() {
+        return crate::mcc_ltl::check(a, &net, start);
+    }
     let jobs = jobs(a, &net)?;
     let fair = fair_sets(a, &net)?;
     let order = a.generation.order.unwrap_or(if contest_dir {

@@ -12,7 +12,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde_json::{json, Value as Json};
 
-use saturn_ctmc::props::{Answer, CheckError, Checker};
+use saturn_ctmc::props::{fmt_num, Answer, CheckError, Checker, Stats};
 use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseCtmc;
 use saturn_ctmc::symbolic::chain::SymbolicChain;
@@ -364,6 +364,7 @@ struct Row {
     outcome: Outcome,
     iterations: usize,
     methods: Vec<String>,
+    stats: Stats,
     seconds: f64,
 }
 
@@ -375,19 +376,105 @@ fn human_bytes(b: u64) -> String {
     }
 }
 
+fn num_json(x: f64) -> Json {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        json!(fmt_num(x))
+    }
+}
+
+/// The JSON `result` of an answer: a boolean, `null` when undecided, a number (the middle of
+/// its bounds), or `[min, max]` for a range.
 fn answer_json(a: &Answer) -> Json {
-    let num = |x: f64| {
-        if x.is_finite() {
-            json!(x)
-        } else {
-            json!(Answer::Num(x).to_string())
-        }
-    };
     match a {
         Answer::Bool(b) => json!(b),
-        Answer::Num(x) => num(*x),
-        Answer::Range(lo, hi) => json!([num(*lo), num(*hi)]),
+        Answer::Undecided => Json::Null,
+        Answer::Num(x) => num_json(x.point()),
+        Answer::Range(lo, hi) => json!([num_json(lo.point()), num_json(hi.point())]),
     }
+}
+
+/// The bounds of an answer as JSON fields: `lower`, `upper` (booleans for a boolean: the
+/// lower set's verdict and the upper set's), `error` (the width), `guaranteed`, `method`.
+fn bounds_json(a: &Answer, st: &Stats) -> Json {
+    let (lower, upper, error) = match a {
+        Answer::Bool(b) => (json!(b), json!(b), json!(0.0)),
+        Answer::Undecided => (json!(false), json!(true), Json::Null),
+        a => {
+            let i = a.bounds().expect("a number");
+            (num_json(i.lo), num_json(i.hi), num_json(i.width()))
+        }
+    };
+    json!({
+        "lower": lower,
+        "upper": upper,
+        "error": error,
+        "guaranteed": st.guaranteed,
+        "within_epsilon": st.wide.is_empty(),
+        "unguaranteed": st.unguaranteed,
+        "method": method_text(st),
+        "epsilon": st.epsilon,
+        "undecided_states": st.undecided,
+        "refinements": st.refinements,
+    })
+}
+
+/// How the bounds were obtained, in words.
+fn method_text(st: &Stats) -> String {
+    let mut m = if st.bounding.is_empty() && st.guaranteed {
+        "exact (graph and expression evaluation)".to_string()
+    } else if st.bounding.is_empty() {
+        "iterative solution, relative-change stopping rule".to_string()
+    } else {
+        st.bounding.join(", ")
+    };
+    if st.refinements > 0 {
+        m += &format!(", refined {} times to epsilon {:e}", st.refinements, st.epsilon);
+    }
+    m
+}
+
+/// The text after `Result: ...`: the bounds and whether they are guaranteed.
+fn bounds_text(a: &Answer, st: &Stats) -> String {
+    let mut t = match a {
+        Answer::Undecided => format!(
+            " ({} states undecided after {} refinements, epsilon {:e})",
+            st.undecided, st.refinements, st.epsilon
+        ),
+        Answer::Bool(_) => String::new(),
+        a => {
+            let i = a.bounds().expect("a number");
+            if i.is_exact() {
+                String::new()
+            } else {
+                format!(
+                    "\nBounds: [{}, {}] (width {:.3e})",
+                    fmt_num(i.lo),
+                    fmt_num(i.hi),
+                    i.width()
+                )
+            }
+        }
+    };
+    if !st.wide.is_empty() {
+        t += &format!(
+            "\nNot within epsilon {:e}: the iteration limit stopped {} first (these are the \
+             bounds it reached; try a larger --max-iters)",
+            st.epsilon,
+            st.wide.join(", ")
+        );
+    }
+    if st.guaranteed {
+        t += &format!("\nGuaranteed: yes ({})", method_text(st));
+    } else {
+        t += &format!(
+            "\nGuaranteed: NO, estimates without an error bound: {} ({})",
+            st.unguaranteed.join(", "),
+            method_text(st)
+        );
+    }
+    t
 }
 
 pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
@@ -481,6 +568,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             outcome,
             iterations: checker.stats().iterations,
             methods: checker.stats().methods.clone(),
+            stats: checker.stats().clone(),
             seconds: t0.elapsed().as_secs_f64(),
         });
     }
@@ -503,6 +591,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             .map(|r| {
                 let (status, result, message) = match &r.outcome {
                     Outcome::Answer(x) => (json!("ok"), answer_json(x), Json::Null),
+                    
                     Outcome::Failed(m) => {
                         let st = if m.contains("not supported yet") {
                             "unsupported"
@@ -518,7 +607,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                     ),
                     Outcome::Skipped => (json!("skipped"), Json::Null, Json::Null),
                 };
-                json!({
+                let mut row = json!({
                     "index": r.index,
                     "property": r.text,
                     "status": status,
@@ -529,7 +618,15 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                     "iterations": r.iterations,
                     "methods": r.methods,
                     "seconds": r.seconds,
-                })
+                });
+                if let Outcome::Answer(x) = &r.outcome {
+                    if let (Json::Object(row), Json::Object(b)) =
+                        (&mut row, bounds_json(x, &r.stats))
+                    {
+                        row.extend(b);
+                    }
+                }
+                row
             })
             .collect();
         let mut v = ok_object(
@@ -588,14 +685,15 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             let _ = match &r.outcome {
                 Outcome::Answer(x) => writeln!(
                     t,
-                    "Result: {x} ({} iterations{}, {:.3} s)",
+                    "Result: {x} ({} iterations{}, {:.3} s){}",
                     r.iterations,
                     if r.methods.is_empty() {
                         String::new()
                     } else {
                         format!(", {}", r.methods.join(", "))
                     },
-                    r.seconds
+                    r.seconds,
+                    bounds_text(x, &r.stats)
                 ),
                 Outcome::Failed(m) => writeln!(t, "No result: {m}"),
                 Outcome::Stopped(i) => writeln!(t, "No result: {}", a.limits.describe(*i)),

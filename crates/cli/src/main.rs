@@ -13,6 +13,7 @@ mod generate;
 mod load;
 mod mcc;
 mod mcc_check;
+mod mcc_ltl;
 mod memory;
 mod out;
 mod parse_pnml;
@@ -42,8 +43,8 @@ use report::Failure;
 families) with the Model Checking Contest's StateSpace figures (`+inf` with a witness for an \
 unbounded net), and of PRISM ctmc/dtmc models with PRISM's state and transition counts;\n\
 - `check`: CTL formulas (text or contest XML, UpperBounds) with shortest witnesses and fairness, \
-and the CSL properties of a PRISM ctmc (steady state, unbounded until, rewards; transient and \
-time-bounded operators are refused as not supported yet);\n\
+and the CSL properties of a PRISM ctmc (steady state, unbounded and time-bounded until, next, \
+steady-state, reachability, cumulative and instantaneous rewards, with guaranteed bounds);\n\
 - `scc`: strongly connected and terminal components; `mcc`: a contest examination;\n\
 - `parse`: read and validate models, properties and formula files; `export`: PRISM's explicit \
 formats.\n\n\

@@ -65,7 +65,7 @@ impl<'n> Polytope<'n> {
             return None;
         }
         let b: Vec<u64> = bounds?.bounds.iter().copied().collect::<Option<_>>()?;
-        let stop = || limits.check().is_err();
+        let stop = limits.stopper();
         let quick = bounded::Limits {
             max_work: crate::race::QUICK_STRUCTURAL_WORK,
             ..bounded::Limits::default()

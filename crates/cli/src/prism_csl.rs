@@ -5,7 +5,7 @@
 //! [`Unsupported`] naming the operator.
 
 use saturn_ctmc::props::{Csl, FilterOp as F, Rel, RewardPath as RP, RewardStructure};
-use saturn_model::expr::{BinOp as B, Expr as ME};
+use saturn_model::expr::{BinOp as B, Expr as ME, Real};
 use saturn_prism::ast::{
     Expr, ExprKind, FilterOp, Query, RelOp, RewardIndex, RewardPath, TempOp, TimeBound, UnOp,
 };
@@ -67,6 +67,41 @@ impl Translator<'_> {
                     RelOp::Ge => Rel::Ge,
                 };
                 Some((r, self.constant(e)?))
+            }
+        })
+    }
+
+    /// A time bound: a constant, finite and non-negative.
+    fn time(&self, e: &Expr) -> Result<f64, Unsupported> {
+        let t = self.constant(e)?;
+        if !(t >= 0.0 && t.is_finite()) {
+            return Err(Unsupported(format!(
+                "a time bound must be finite and non-negative, got {t}"
+            )));
+        }
+        Ok(t)
+    }
+
+    /// The interval `[lo, hi]` of a time bound (`None` when unbounded). In continuous time a
+    /// strict bound means the same as the non-strict one (the chain is at a given instant
+    /// with probability 0).
+    fn time_window(&self, b: &TimeBound) -> Result<Option<(f64, f64)>, Unsupported> {
+        Ok(match b {
+            TimeBound::None => None,
+            TimeBound::Le(t) | TimeBound::Lt(t) => Some((0.0, self.time(t)?)),
+            TimeBound::Ge(t) | TimeBound::Gt(t) => Some((self.time(t)?, f64::INFINITY)),
+            TimeBound::Eq(t) => {
+                let t = self.time(t)?;
+                Some((t, t))
+            }
+            TimeBound::Interval(a, b) => {
+                let (a, b) = (self.time(a)?, self.time(b)?);
+                if a > b {
+                    return Err(Unsupported(format!(
+                        "the time interval [{a},{b}] is empty"
+                    )));
+                }
+                Some((a, b))
             }
         })
     }
@@ -165,31 +200,37 @@ impl Translator<'_> {
                 let ExprKind::Temporal(t) = &p.path.kind else {
                     return unsupported("a P operator whose path is not a temporal operator");
                 };
-                if !matches!(t.bound, TimeBound::None) {
-                    return unsupported("time-bounded path (transient analysis)");
-                }
+                let window = self.time_window(&t.bound)?;
+                let left = match t.op {
+                    TempOp::Until => rec(t.left.as_ref().expect("U has a left operand"))?,
+                    _ => Box::new(Csl::Expr(ME::Bool(true))),
+                };
                 match t.op {
-                    TempOp::Until => Csl::Until {
-                        bound,
-                        left: rec(t.left.as_ref().expect("U has a left operand"))?,
-                        right: rec(&t.right)?,
-                    },
-                    TempOp::Finally => Csl::Until {
-                        bound,
-                        left: Box::new(Csl::Expr(ME::Bool(true))),
-                        right: rec(&t.right)?,
-                    },
-                    TempOp::Globally if bound.is_none() => {
-                        // P(G a) = 1 - P(F !a)
-                        let f = Csl::Until {
-                            bound: None,
-                            left: Box::new(Csl::Expr(ME::Bool(true))),
-                            right: Box::new(Csl::Not(rec(&t.right)?)),
-                        };
-                        Csl::Bin(B::Sub, Box::new(Csl::Expr(ME::Int(1))), Box::new(f))
+                    TempOp::Until | TempOp::Finally => until(bound, left, rec(&t.right)?, window),
+                    TempOp::Globally => {
+                        // P(G a) = 1 - P(F !a), compared with p afterwards (interval
+                        // arithmetic keeps the bounds: thesis 7.1)
+                        let f = until(None, left, Box::new(Csl::Not(rec(&t.right)?)), window);
+                        let g = Csl::Bin(B::Sub, Box::new(Csl::Expr(ME::Int(1))), Box::new(f));
+                        match bound {
+                            None => g,
+                            Some((r, p)) => Csl::Bin(
+                                match r {
+                                    Rel::Lt => B::Lt,
+                                    Rel::Le => B::Le,
+                                    Rel::Gt => B::Gt,
+                                    Rel::Ge => B::Ge,
+                                },
+                                Box::new(g),
+                                Box::new(Csl::Expr(real(p))),
+                            ),
+                        }
                     }
-                    TempOp::Globally => return unsupported("a bounded P operator over G"),
-                    TempOp::Next => return unsupported("next (X)"),
+                    TempOp::Next if window.is_none() => Csl::Next {
+                        bound,
+                        phi: rec(&t.right)?,
+                    },
+                    TempOp::Next => return unsupported("a time-bounded next (X<=t)"),
                     TempOp::WeakUntil => return unsupported("weak until (W)"),
                     TempOp::Release => return unsupported("release (R)"),
                 }
@@ -203,13 +244,9 @@ impl Translator<'_> {
                 let path = match &r.path {
                     RewardPath::Steady => RP::Steady,
                     RewardPath::Reach(t) => RP::Reach(rec(t)?),
-                    RewardPath::Cumulative(Some(_)) => {
-                        return unsupported("cumulative reward C<=t (transient analysis)")
-                    }
+                    RewardPath::Cumulative(Some(t)) => RP::Cumulative(self.time(t)?),
                     RewardPath::Cumulative(None) => RP::Total,
-                    RewardPath::Instant(_) => {
-                        return unsupported("instantaneous reward I=t (transient analysis)")
-                    }
+                    RewardPath::Instant(t) => RP::Instant(self.time(t)?),
                 };
                 Csl::Reward {
                     bound: self.bound(&r.query)?,
@@ -242,4 +279,27 @@ impl Translator<'_> {
             _ => return unsupported("this operator over probabilities"),
         })
     }
+}
+
+/// `P [ left U right ]` over the time window `w` (`None`, or `[0, inf]`: unbounded).
+fn until(
+    bound: Option<(Rel, f64)>,
+    left: Box<Csl>,
+    right: Box<Csl>,
+    w: Option<(f64, f64)>,
+) -> Csl {
+    match w {
+        Some((lo, hi)) if !(lo == 0.0 && hi.is_infinite()) => Csl::TimedUntil {
+            bound,
+            left,
+            right,
+            lo,
+            hi,
+        },
+        _ => Csl::Until { bound, left, right },
+    }
+}
+
+fn real(p: f64) -> ME {
+    ME::Real(Real::new(p))
 }

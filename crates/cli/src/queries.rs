@@ -49,6 +49,35 @@ pub fn from_flag(
     net: &PetriNet,
     color: bool,
 ) -> Result<Vec<(Job, Query)>, Problems> {
+    from_flag_with(flag, srcs, net, color, |q| q)
+}
+
+/// The `--ltl` formulas, `ltl-1`, `ltl-2`, ...: a path formula without its quantifier
+/// (`G F p >= 1`) reads as `A` of it.
+pub fn from_ltl(
+    srcs: &[String],
+    net: &PetriNet,
+    color: bool,
+) -> Result<Vec<(Job, Query)>, Problems> {
+    use saturn_logic::{Formula, FormulaKind};
+    from_flag_with("--ltl", srcs, net, color, |q| match q {
+        Query::Formula(f) if !f.is_state() => {
+            let span = f.span;
+            Query::Formula(Formula::new(FormulaKind::All(Box::new(f)), span))
+        }
+        q => q,
+    })
+}
+
+/// [`from_flag`], each parsed query passed through `wrap` before it is resolved.
+fn from_flag_with(
+    flag: &str,
+    srcs: &[String],
+    net: &PetriNet,
+    color: bool,
+    wrap: impl Fn(Query) -> Query,
+) -> Result<Vec<(Job, Query)>, Problems> {
+    let prefix = flag.trim_start_matches('-');
     let names = names(net);
     let mut diags = Vec::new();
     let mut rendered = String::new();
@@ -57,7 +86,7 @@ pub fn from_flag(
         let label = format!("{flag} #{}", i + 1);
         let q =
             match parse_query(src) {
-                Ok(q) => q,
+                Ok(q) => wrap(q),
                 Err(e) => {
                     diags.extend(e.errors.iter().map(|s| {
                         Diagnostic::of_option(&label, src, s.span.start, s.message.clone())
@@ -69,7 +98,7 @@ pub fn from_flag(
         match resolve(&q, &names) {
             Ok(r) => out.push((
                 Job {
-                    id: format!("ctl-{}", i + 1),
+                    id: format!("{prefix}-{}", i + 1),
                     text: q.to_string(),
                     query: Ok(r),
                 },

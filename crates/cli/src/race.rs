@@ -97,7 +97,7 @@ pub fn quick_bounds(net: &PetriNet, limits: &Limits) -> StructuralBounds {
         max_work: QUICK_STRUCTURAL_WORK,
         ..bounded::Limits::default()
     };
-    bounded::structural_bounds(net, &quick, &|| limits.check().is_err())
+    bounded::structural_bounds(net, &quick, &limits.stopper())
 }
 
 /// The net and the quick structural bounds (from [`quick_bounds`], not covering every place) a
@@ -131,7 +131,7 @@ impl Explicit<'_> {
                 p(msg)
             }
         };
-        let stop = || limits.check().is_err();
+        let stop = limits.stopper();
         saturn_explicit::explore(self.net, &self.bounds, &cfg, &stop, &mut report).map_err(|e| {
             match e {
                 saturn_explicit::GaveUp::Stopped => {
@@ -289,7 +289,9 @@ pub fn generate_raced(
         let searcher = racers.witness.as_ref().map(|(net, quick)| {
             scope.spawn(|| {
                 let _end = Ended(&running);
-                let stop = || stop_search.load(Ordering::Relaxed) || limits.check().is_err();
+                let stop = saturn_symbolic::latched(|| {
+                    stop_search.load(Ordering::Relaxed) || limits.check().is_err()
+                });
                 let verdict =
                     bounded::decide_boundedness_from(net, Some(quick.clone()), &race_limits, &stop);
                 match verdict {
@@ -347,8 +349,9 @@ pub fn generate_raced(
                 let most = saturn_explicit::most_markings(x.net, &x.bounds, &cfg);
                 let beyond =
                     || more_than_it_holds(f64::from_bits(proven.load(Ordering::Relaxed)), most);
-                let stopped =
-                    || stop_explicit.load(Ordering::Relaxed) || stop.check().is_err() || beyond();
+                let stopped = saturn_symbolic::latched(|| {
+                    stop_explicit.load(Ordering::Relaxed) || stop.check().is_err() || beyond()
+                });
                 if stopped() {
                     return None;
                 }
@@ -410,7 +413,7 @@ pub fn generate_raced(
                     max_search_bytes: search_bytes(&limits),
                     ..bounded::Limits::default()
                 };
-                let stop = || limits.check().is_err();
+                let stop = limits.stopper();
                 match bounded::decide_boundedness_from(net, Some(quick.clone()), &full, &stop) {
                     Boundedness::Unbounded { witness }
                         if bounded::replay(net, &witness).is_ok() =>

@@ -120,7 +120,9 @@ fn unbounded_net_stops_at_the_time_limit() {
             m.exit,
             m.stderr
         );
-        assert!(m.wall_seconds < 3.0, "{args:?}: {:.1} s", m.wall_seconds);
+        // a clean stop (status 3 above), well before the watchdog: a generous margin on a
+        // loaded machine, not a performance target
+        assert!(m.wall_seconds < 60.0, "{args:?}: {:.1} s", m.wall_seconds);
         no_panic(&m.stderr);
         assert!(m.stderr.contains("time limit of 1 s"), "{}", m.stderr);
         if args[0] == "mcc" {
@@ -426,12 +428,6 @@ fn full_disk_and_unwritable_output_are_errors() {
 #[test]
 fn contest_conventions() {
     let dir = ContestDir::new("inhibitor-attribute.pnml");
-    // examinations Saturn does not answer yet
-    saturn()
-        .args(["mcc", &dir.path(), "--examination", "LTLCardinality"])
-        .assert()
-        .success()
-        .stdout("DO_NOT_COMPETE\n");
     // a global property needs no formula file
     saturn()
         .args(["mcc", &dir.path(), "--examination", "ReachabilityDeadlock"])
@@ -439,7 +435,7 @@ fn contest_conventions() {
         .success()
         .stdout(predicate::str::starts_with("FORMULA ReachabilityDeadlock "));
     // a formula examination whose file is missing is an error naming the file, not an answer
-    for exam in ["CTLFireability", "UpperBounds"] {
+    for exam in ["CTLFireability", "UpperBounds", "LTLCardinality"] {
         saturn()
             .args(["mcc", &dir.path(), "--examination", exam])
             .assert()
@@ -485,7 +481,7 @@ fn contest_conventions() {
             "off",
         ])
         .env("BK_TIME_CONFINEMENT", "1")
-        .timeout(Duration::from_secs(30))
+        .timeout(Duration::from_secs(120))
         .output()
         .unwrap();
     assert_eq!(

@@ -251,9 +251,10 @@ fn running_out_of_node_ids_is_a_clean_stop() {
 }
 
 /// The explicit search: alone (`--explicit only`) it gives the reference's figures and says
-/// so; raced with the `auto` portfolio it answers queens:12 (856,189 states, whose diagrams take
-/// the portfolio about 19 s) long before the generation; on an unbounded net it stops at its
-/// memory budget, never with figures.
+/// so; raced with the `auto` portfolio (on queens:12, 856,189 states, whose diagrams take the
+/// portfolio about 19 s, it usually wins; on queens:6 saturation does) the figures are the
+/// reference's whichever engine wins; on an unbounded net it stops at its memory budget, never
+/// with figures.
 #[test]
 fn the_explicit_search_agrees_with_the_reference() {
     for (family, n) in [
@@ -267,12 +268,15 @@ fn the_explicit_search_agrees_with_the_reference() {
         assert_eq!(v["engine"], "explicit", "{m}");
         assert_eq!(figures(&v), reference(family, n), "{m}");
     }
-    let v = json(&["statespace", "queens:12", "--order", "auto", "--json"]);
-    assert_eq!(v["engine"], "explicit");
-    assert_eq!(figures(&v), reference("queens", 12));
-    let v = json(&["statespace", "queens:6", "--order", "auto", "--json"]);
-    assert_eq!(v["engine"], "symbolic", "a net saturation finishes at once");
-    assert_eq!(figures(&v), reference("queens", 6));
+    // raced: the figures are the reference's whichever engine gives them
+    for n in [12, 6] {
+        let v = json(&["statespace", &format!("queens:{n}"), "--order", "auto", "--json"]);
+        assert!(
+            v["engine"] == "explicit" || v["engine"] == "symbolic",
+            "queens:{n}: {v}"
+        );
+        assert_eq!(figures(&v), reference("queens", n), "queens:{n}");
+    }
 
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/nets/unbounded.pnml");
     let out = saturn()
@@ -311,6 +315,8 @@ fn figures_by_scaling_match_direct_generation_and_the_explicit_search() {
         "--scaling",
         "off",
         "--polytope",
+        "off",
+        "--explicit",
         "off",
     ]);
     assert_eq!(direct["engine"], "symbolic");

@@ -13,7 +13,8 @@
 //! - `symbolic`: the rate matrix as an EV*MDD over interleaved levels, the index function as an
 //!   EV+MDD, and the sweeps of Figures 6.2-6.7.
 //! - `solve`: power, Jacobi, (two-phase) Gauss-Seidel, SOR/JOR, forward and backward sweeps.
-//! - `props`: steady state, unbounded until, rewards.
+//! - `transient`: uniformization with Fox-Glynn weights and guaranteed bounds.
+//! - `props`: steady state, unbounded until, rewards, time-bounded CSL.
 
 pub mod chain;
 pub mod graph;
@@ -22,6 +23,7 @@ pub mod props;
 pub mod solve;
 pub mod sparse;
 pub mod symbolic;
+pub mod transient;
 
 pub use chain::Chain;
 pub use matrix::{per_column, ColumnUpdate, RateMatrix, Sweep};

@@ -149,6 +149,8 @@ pub struct Dd {
     next_gc: usize,
     next_gc_rels: usize,
     collections: usize,
+    /// Collections made in the middle of an operation ([`Dd::collect_in_flight`]).
+    collections_in_flight: usize,
 }
 
 impl Dd {
@@ -165,6 +167,7 @@ impl Dd {
             next_gc: DEFAULT_GC_FLOOR,
             next_gc_rels: DEFAULT_GC_FLOOR,
             collections: 0,
+            collections_in_flight: 0,
         }
     }
 
@@ -313,6 +316,20 @@ impl Dd {
         freed
     }
 
+    /// [`Dd::collect_with`] at an engine's safe point in the middle of one operation (e.g. a
+    /// saturation's local fixpoint), the nodes the operation still holds passed as roots;
+    /// counted apart ([`Dd::collections_in_flight`]) so a test can tell that a collection
+    /// happened inside the operation, not between two.
+    pub fn collect_in_flight(
+        &mut self,
+        sets: &[NodeId],
+        rels: &[NodeId],
+        held: &mut [&mut dyn Purge],
+    ) -> usize {
+        self.collections_in_flight += 1;
+        self.collect_with(sets, rels, held)
+    }
+
     /// Has either forest grown past its collection threshold since the last collection?
     #[inline]
     pub fn gc_due(&self) -> bool {
@@ -361,6 +378,11 @@ impl Dd {
     /// Collections made by this context so far.
     pub fn collections(&self) -> usize {
         self.collections
+    }
+
+    /// Collections made in the middle of an operation so far ([`Dd::collect_in_flight`]).
+    pub fn collections_in_flight(&self) -> usize {
+        self.collections_in_flight
     }
 }
 

@@ -174,6 +174,9 @@ pub struct ForestStats {
     pub nodes_now: usize,
     /// The most nodes ever allocated at once.
     pub nodes_peak: usize,
+    /// Nodes made since the forest was created (not counting the ones found in the unique
+    /// table): the work done, whatever was collected since.
+    pub nodes_made: u64,
     /// Garbage collections run so far.
     pub collections: usize,
     /// Approximate bytes held by nodes, edges, unique tables and caches.
@@ -259,6 +262,7 @@ pub struct Forest<V: EdgeValue = ()> {
     pub(crate) scratch: Vec<Vec<Edge<V>>>,
     dense_buf: Vec<Edge<V>>,
     nodes_peak: usize,
+    nodes_made: u64,
     collections: usize,
     /// Live-node count at which [`Forest::maybe_gc`] collects next.
     gc_threshold: usize,
@@ -385,6 +389,7 @@ impl<V: EdgeValue> Forest<V> {
             scratch: Vec::new(),
             dense_buf: Vec::new(),
             nodes_peak: 2,
+            nodes_made: 0,
             collections: 0,
             max_nodes: DEFAULT_MAX_NODES.load(Ordering::Relaxed),
             max_edges: u32::MAX,
@@ -714,6 +719,7 @@ impl<V: EdgeValue> Forest<V> {
         let nodes = &self.nodes;
         self.unique
             .insert_unique(spread(hash), id, |&x| spread(nodes[x as usize].hash));
+        self.nodes_made += 1;
         let now = self.nodes.len() - self.free.len();
         if now > self.nodes_peak {
             self.nodes_peak = now;
@@ -904,6 +910,7 @@ impl<V: EdgeValue> Forest<V> {
         ForestStats {
             nodes_now: self.nodes_now(),
             nodes_peak: self.nodes_peak,
+            nodes_made: self.nodes_made,
             collections: self.collections,
             bytes: self.nodes.capacity() * std::mem::size_of::<NodeRec>()
                 + self.pool_bytes()

@@ -7,14 +7,14 @@ use proptest::prelude::*;
 use saturn_explicit::{explore, Config, Counts, GaveUp, Packing};
 use saturn_model::bounded::{structural_bounds, Limits};
 use saturn_reference::explore::explore_petri;
-use saturn_reference::strategies::small_net;
+use saturn_reference::strategies::{config, random_net};
 
 const CAP: usize = 3000;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(config(400))]
     #[test]
-    fn figures_agree_with_the_reference_bfs(net in small_net(7, 7)) {
+    fn figures_agree_with_the_reference_bfs(net in random_net(8, 10)) {
         let st = structural_bounds(&net, &Limits::default(), &|| false);
         let tiny = Config { max_bytes: 1 << 20, unknown_width: 1, packing: Packing::Packed };
         let sparse = Config { packing: Packing::Sparse, ..tiny.clone() };

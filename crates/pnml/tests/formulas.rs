@@ -1,5 +1,5 @@
 //! The MCC formula XML reader: hand-written files over a hand-built net, error cases, and every
-//! formula file of the MCC benchmark set (skipped when `/work/shared` is absent).
+//! formula file of the MCC benchmark set (skipped when `../shared` is absent).
 
 use std::path::{Path, PathBuf};
 

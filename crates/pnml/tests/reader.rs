@@ -130,14 +130,15 @@ fn arc_type_variants() {
         assert_eq!(t.inhibitors.len(), 1, "{kind}");
         assert!(t.inputs.is_empty(), "{kind}");
     }
-    // normal arcs may say so; test arcs read as input plus output
+    // normal arcs may say so; a test arc of weight 2 beside a normal arc of weight 1 needs
+    // two tokens and takes one: input 2, output 1
     let body = format!(
         r#"{PT}<arc id="a" source="p" target="t"><type value="normal"/></arc>
         <arc id="b" source="p" target="t"><type value="test"/><inscription><text>2</text></inscription></arc>"#
     );
     let net = read_pnml_str(&doc(&body), "x").unwrap();
     let t = &net.transitions[0];
-    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (3, 2));
+    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (2, 1));
 }
 
 #[test]
@@ -350,13 +351,58 @@ fn arc_type_attribute_form() {
         "x",
     )
     .unwrap();
-    // the normal arc and the test arc's input half merge (weight 2); the test arc's output half
+    // the test arc needs the token the normal arc takes anyway: one input arc, no output
     let t = &net.transitions[0];
     assert_eq!(
         (t.inputs.len(), t.outputs.len(), t.inhibitors.len()),
-        (1, 1, 0)
+        (1, 0, 0)
     );
-    assert_eq!((t.inputs[0].weight, t.outputs[0].weight), (2, 1));
+    assert_eq!(t.inputs[0].weight, 1);
+}
+
+/// The net of `arcs` (between place `p` and transition `t`): `t`'s (inputs, outputs,
+/// inhibitors) as (weight on `p`, or 0 when there is no such arc).
+fn merged_weights(arcs: &[(&str, &str, u64)]) -> (u64, u64, u64) {
+    let body: String = arcs
+        .iter()
+        .enumerate()
+        .map(|(i, (dir, kind, w))| {
+            let (s, t) = if *dir == "in" { ("p", "t") } else { ("t", "p") };
+            format!(
+                r#"<arc id="a{i}" source="{s}" target="{t}" type="{kind}"><inscription><text>{w}</text></inscription></arc>"#
+            )
+        })
+        .collect();
+    let net = read_pnml_str(&doc(&format!("{PT}{body}")), "x").unwrap();
+    let t = &net.transitions[0];
+    let w = |l: &[saturn_model::Arc]| {
+        assert!(l.len() <= 1, "{arcs:?}: one arc per kind after merging");
+        l.first().map_or(0, |a| a.weight)
+    };
+    (w(&t.inputs), w(&t.outputs), w(&t.inhibitors))
+}
+
+/// Parallel arcs between one place and one transition (issue 50): normal arcs add up,
+/// inhibitor arcs keep the smallest threshold, test arcs the largest weight, and a test arc
+/// beside a normal input arc of weight v needs max(v, w) tokens and takes v.
+#[test]
+fn parallel_arcs_merge_by_kind() {
+    assert_eq!(merged_weights(&[("in", "normal", 2), ("in", "normal", 3)]), (5, 0, 0));
+    assert_eq!(
+        merged_weights(&[("in", "inhibitor", 1), ("in", "inhibitor", 1)]),
+        (0, 0, 1)
+    );
+    assert_eq!(
+        merged_weights(&[("in", "inhibitor", 5), ("in", "inhibitor", 2), ("in", "inhibitor", 7)]),
+        (0, 0, 2)
+    );
+    assert_eq!(merged_weights(&[("in", "test", 2), ("out", "test", 4)]), (4, 4, 0));
+    assert_eq!(merged_weights(&[("in", "test", 3), ("in", "normal", 1)]), (3, 2, 0));
+    assert_eq!(merged_weights(&[("in", "normal", 3), ("in", "test", 2)]), (3, 0, 0));
+    assert_eq!(
+        merged_weights(&[("in", "test", 3), ("in", "normal", 1), ("out", "normal", 4)]),
+        (3, 6, 0)
+    );
 }
 
 /// Reset, transport and unknown arc types are refused in both forms, with the arc's position.

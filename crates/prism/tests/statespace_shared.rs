@@ -1,12 +1,15 @@
 //! PRISM's own state and transition counts (the shared CTMC benchmark folder) against Saturn's
 //! symbolic state-space generation of the lowered programs.
 //!
-//! Skipped with a notice when `/work/shared/benchmarks/ctmc` (or `$SATURN_CTMC_DIR`) is absent,
-//! failing instead when `SATURN_REQUIRE_SHARED=1`. Records above `SMALL_LIMIT` states run in
+//! Skipped with a notice when `../shared/benchmarks/ctmc` (or `$SATURN_CTMC_DIR`) is absent,
+//! failing instead when `SATURN_REQUIRE_SHARED=1` (through `testsupport`). Records above `SMALL_LIMIT` states run in
 //! the `#[ignore]`d test `large_records` (release build recommended).
 
 #[path = "support/polling.rs"]
 mod polling;
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
 
 use std::path::{Path, PathBuf};
 
@@ -17,18 +20,8 @@ const SMALL_LIMIT: u64 = 2_000_000;
 fn dir() -> Option<PathBuf> {
     let d = std::env::var("SATURN_CTMC_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from("/work/shared/benchmarks/ctmc"));
-    if d.is_dir() {
-        Some(d)
-    } else if std::env::var("SATURN_REQUIRE_SHARED").as_deref() == Ok("1") {
-        panic!("{} is absent and SATURN_REQUIRE_SHARED=1", d.display());
-    } else {
-        eprintln!(
-            "notice: {} is absent; PRISM count tests skipped",
-            d.display()
-        );
-        None
-    }
+        .unwrap_or_else(|_| shared::benchmarks("ctmc"));
+    shared::existing(d, "PRISM count tests skipped")
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

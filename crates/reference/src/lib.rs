@@ -8,6 +8,7 @@ pub mod explore;
 pub mod farkas;
 pub mod general;
 pub mod lasso;
+pub mod ltl;
 pub mod mcc;
 pub mod properties;
 pub mod scc;

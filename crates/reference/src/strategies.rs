@@ -2,20 +2,90 @@
 //! small Petri nets and random resolved CTL formulas over them.
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::{Arc, PetriNet, Place, Transition};
 
 /// A random small net: `1..=max_places` places with 0..=2 tokens, `0..=max_transitions`
-/// transitions with up to three input and output arcs of weight 1..=2 and at most one inhibitor
-/// arc (arcs to one place merged).
+/// transitions with up to three input and output arcs of weight 1..=2, at most one inhibitor
+/// arc and at most one test arc (an input and an output of the same weight on one place: the
+/// transition needs the tokens and leaves them), arcs to one place merged.
 pub fn small_net(max_places: usize, max_transitions: usize) -> impl Strategy<Value = PetriNet> {
     (1usize..=max_places.max(1), 0usize..=max_transitions).prop_flat_map(|(np, nt)| {
         let places = proptest::collection::vec(0u64..=2, np);
         let arcs = proptest::collection::vec((0..np, 1u64..=2), 0..=3);
         let inhib = proptest::collection::vec((0..np, 1u64..=3), 0..=1);
-        let transitions = proptest::collection::vec((arcs.clone(), arcs, inhib), nt);
-        (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
+        let test = proptest::collection::vec((0..np, 1u64..=2), 0..=1);
+        let transitions = proptest::collection::vec((arcs.clone(), arcs, inhib, test), nt);
+        (places, transitions).prop_map(|(places, ts)| {
+            let ts = ts
+                .into_iter()
+                .map(|(mut inp, mut out, inh, test)| {
+                    inp.extend(&test);
+                    out.extend(&test);
+                    (inp, out, inh)
+                })
+                .collect();
+            petri_net(&places, ts)
+        })
     })
+}
+
+/// A random net for the engines' random tests: `1..=max_places` places, `0..=max_transitions`
+/// transitions, with weights, inhibitor and test arcs. Mostly (three in four) a conservative
+/// net (2.. places with 0..=3 tokens, mostly some; half the transitions or more): each transition
+/// moves tokens of the same total weight in as out
+/// (one or two arcs of weight 1..=2), so the net is bounded by construction and mostly lives
+/// (tens to hundreds of states, cycles, transient states, deadlocks now and then), plus at most
+/// one inhibitor arc (weight 2..=4) and one test arc (weight 1);
+/// else a [`small_net`] (unbounded nets, one-state nets, dead transitions).
+pub fn random_net(max_places: usize, max_transitions: usize) -> BoxedStrategy<PetriNet> {
+    let (mp, mt) = (max_places.max(2), max_transitions.max(2));
+    let conservative = (2usize..=mp, (mt / 2).max(1)..=mt)
+        .prop_flat_map(|(np, nt)| {
+            let places = proptest::collection::vec(prop_oneof![1 => Just(0u64), 2 => 1u64..=3], np);
+            let weight = prop_oneof![3 => Just(1u64), 1 => Just(2u64)];
+            let weights = prop_oneof![
+                2 => proptest::collection::vec(weight.clone(), 1),
+                1 => proptest::collection::vec(weight, 2)
+            ];
+            let moves = (
+                weights,
+                proptest::collection::vec(0..np, 2),
+                proptest::collection::vec(0..np, 2),
+                proptest::collection::vec((0..np, 2u64..=4), 0..=1),
+                proptest::collection::vec((0..np, Just(1u64)), 0..=1),
+            )
+                .prop_map(|(w, from, to, inh, test)| {
+                    // the same weights in as out, on (possibly) other places
+                    let mut inp: Vec<(usize, u64)> =
+                        w.iter().zip(&from).map(|(&w, &p)| (p, w)).collect();
+                    let mut out: Vec<(usize, u64)> =
+                        w.iter().zip(&to).map(|(&w, &p)| (p, w)).collect();
+                    inp.extend(&test);
+                    out.extend(&test);
+                    (inp, out, inh)
+                });
+            let transitions = proptest::collection::vec(moves, nt);
+            (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
+        });
+    prop_oneof![3 => conservative, 1 => small_net(max_places, max_transitions)].boxed()
+}
+
+/// The configuration of a random test with `cases` cases whose discarded cases (a
+/// [`TestCaseError::reject`], e.g. a net unbounded or too large for the reference) count: the
+/// test fails when more cases are discarded than kept, i.e. more than half of them.
+pub fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        max_global_rejects: cases,
+        ..ProptestConfig::default()
+    }
+}
+
+/// A discarded case, with the reason (counted against [`config`]'s limit).
+pub fn discard(reason: &'static str) -> TestCaseError {
+    TestCaseError::reject(reason)
 }
 
 /// Arcs of one transition: `(place, weight)` lists of inputs, outputs and inhibitors.
@@ -151,6 +221,28 @@ fn formula(places: usize, transitions: usize, temporal: bool) -> BoxedStrategy<S
             }
         });
         prop_oneof![2 => boolean, 3 => unary, 1 => binary].boxed()
+    })
+    .boxed()
+}
+
+/// A random LTL path formula (`X`, `F`, `G`, `U` and boolean connectives, nested) over
+/// non-temporal state formulas of a net with `places` places and `transitions` transitions.
+pub fn ltl_formula(places: usize, transitions: usize) -> BoxedStrategy<saturn_logic::PathFormula> {
+    use saturn_logic::PathFormula as P;
+    let leaf = formula(places, transitions, false)
+        .prop_map(P::State)
+        .boxed();
+    leaf.prop_recursive(4, 16, 2, |inner| {
+        let b = |f: P| Box::new(f);
+        prop_oneof![
+            inner.clone().prop_map(move |a| P::Not(b(a))),
+            inner.clone().prop_map(move |a| P::X(b(a))),
+            inner.clone().prop_map(move |a| P::F(b(a))),
+            inner.clone().prop_map(move |a| P::G(b(a))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| P::U(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(|(x, y)| P::And(vec![x, y])),
+            (inner.clone(), inner).prop_map(|(x, y)| P::Or(vec![x, y])),
+        ]
     })
     .boxed()
 }

@@ -2,6 +2,7 @@
 //! exploration against exploration of the lowered `Model` on random small nets.
 
 use proptest::prelude::*;
+use saturn_reference::strategies::config;
 use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_reference::{explore_model, explore_petri, Limit};
 
@@ -128,11 +129,11 @@ fn empty_net_has_one_state() {
 }
 
 fn small_net() -> impl Strategy<Value = PetriNet> {
-    saturn_reference::strategies::small_net(5, 5)
+    saturn_reference::strategies::random_net(8, 10)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(config(200))]
 
     /// Exploring the lowered model (any level order) gives the same graph sizes as exploring
     /// the net.

@@ -16,5 +16,5 @@ pub mod reach;
 pub mod scc;
 pub mod statespace;
 
-pub use limits::{Interrupted, Limits, Progress};
+pub use limits::{latched, Interrupted, Limits, Progress};
 pub use reach::{max_dense_index, Direction, Method, Reach, ReachStats, Relations, Search};

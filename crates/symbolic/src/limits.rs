@@ -1,5 +1,6 @@
 //! Resource limits checked from inside long computations.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -65,6 +66,28 @@ impl Limits {
             }
         }
         Ok(())
+    }
+}
+
+impl Limits {
+    /// A stop test for the loops of an engine, true once a limit is exceeded and from then on
+    /// (see [`latched`]).
+    pub fn stopper(&self) -> impl Fn() -> bool + '_ {
+        latched(move || self.check().is_err())
+    }
+}
+
+/// `stop`, latched: once it has answered true, true for good. [`Limits::check`] reads the
+/// process's memory anew on each call, so under a memory limit it can fail and then pass
+/// again; a loop that broke off on the first answer must not be told later that all is well,
+/// or a caller that asks again would take its partial result for a complete one (issue 50).
+pub fn latched(stop: impl Fn() -> bool) -> impl Fn() -> bool {
+    let fired = Cell::new(false);
+    move || {
+        if !fired.get() && stop() {
+            fired.set(true);
+        }
+        fired.get()
     }
 }
 

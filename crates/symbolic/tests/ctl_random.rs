@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use saturn_dd::{Dd, NodeId};
 use saturn_logic::{LinExpr, StateFormula as F};
 use saturn_model::PetriNet;
-use saturn_reference::strategies::{ctl_formula, small_net};
+use saturn_reference::strategies::{config, ctl_formula, discard, random_net};
 use saturn_reference::{explore_petri, global_properties, upper_bound, CtlChecker, Graph};
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, Deadlocks, EgMethod, EuMethod, FairMethod, GLOBAL_PROPERTIES};
@@ -36,7 +36,7 @@ fn markings_of(checker: &Checker, set: NodeId, order: &[usize]) -> BTreeSet<Vec<
 
 /// A random net, a permutation of its places, and `k` CTL formulas over it.
 fn case(k: usize) -> impl Strategy<Value = (PetriNet, Vec<usize>, Vec<F>)> {
-    small_net(4, 4).prop_flat_map(move |net| {
+    random_net(8, 10).prop_flat_map(move |net| {
         let (np, nt) = (net.places.len(), net.transitions.len());
         let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
         let fs = proptest::collection::vec(ctl_formula(np, nt), k);
@@ -52,11 +52,11 @@ fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(config(300))]
 
     #[test]
     fn ctl_matches_explicit_checker((net, order, fs) in case(4)) {
-        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let Ok(space) = explore_petri(&net, 2_000) else { return Err(discard("unbounded or too large for the reference")) };
         for mode in [Deadlocks::Maximal, Deadlocks::SelfLoop] {
             let model = net.to_model(&order).unwrap();
             let mut dd = Dd::new(model.num_levels());
@@ -82,14 +82,14 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(config(120))]
 
     /// Every EU method (EUtrad, EUsat, saturation with constrained next-state functions and
     /// constrained saturation, pot and rch) gives the explicit checker's sets, hence each
     /// other's; the context collects garbage every 64 nodes, in the middle of saturation too.
     #[test]
     fn eu_methods_match_explicit_checker((net, order, fs) in case(4), self_loop in any::<bool>()) {
-        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let Ok(space) = explore_petri(&net, 2_000) else { return Err(discard("unbounded or too large for the reference")) };
         let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
         let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
         let model = net.to_model(&order).unwrap();
@@ -117,7 +117,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(config(120))]
 
     /// Every EG method (EGtrad, the transitive closure) and, under one or two weak fairness
     /// sets, every fair EG method (the closure of Claim 3, Emerson-Lei) give the explicit
@@ -129,7 +129,7 @@ proptest! {
         self_loop in any::<bool>(),
         nfair in 1usize..3,
     ) {
-        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let Ok(space) = explore_petri(&net, 2_000) else { return Err(discard("unbounded or too large for the reference")) };
         let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
         let model = net.to_model(&order).unwrap();
         // the last formulas are the fairness sets
@@ -167,18 +167,18 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(config(200))]
 
     #[test]
     fn bounds_and_global_properties_match_explicit(
-        (net, order, sums) in small_net(4, 4).prop_flat_map(|net| {
+        (net, order, sums) in random_net(8, 10).prop_flat_map(|net| {
             let np = net.places.len();
             let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
             let sums = proptest::collection::vec(proptest::collection::btree_set(0..np, 1..=np), 3);
             (Just(net), order, sums)
         })
     ) {
-        let Ok(space) = explore_petri(&net, 2_000) else { return Ok(()) };
+        let Ok(space) = explore_petri(&net, 2_000) else { return Err(discard("unbounded or too large for the reference")) };
         let model = net.to_model(&order).unwrap();
         let mut dd = Dd::new(model.num_levels());
             let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);

@@ -16,9 +16,12 @@ use saturn_reference::strategies::{petri_net, small_net, ArcLists};
 use saturn_symbolic::binary::{polytope_state_space, PolytopeStateSpace};
 use saturn_symbolic::Limits;
 
-/// The polytope's figures when every place is structurally bounded and a ranking proves it
-/// reachable (`None` otherwise), places in file order or reversed.
-fn polytope(net: &PetriNet, reversed: bool) -> Option<PolytopeStateSpace> {
+/// What [`polytope_state_space`] takes besides the net: every place's structural bound (`None`
+/// when one has none), the P-semiflows, the minimal T-semiflows' supports when complete, and
+/// the places in file order or reversed.
+type Inputs = (Vec<u64>, Vec<Vec<(usize, i64)>>, Option<Vec<Vec<usize>>>, Vec<usize>);
+
+fn inputs(net: &PetriNet, reversed: bool) -> Option<Inputs> {
     let lim = StructLimits::default();
     let sb = structural_bounds(net, &lim, &|| false);
     let bounds: Vec<u64> = sb.bounds.iter().copied().collect::<Option<_>>()?;
@@ -28,12 +31,18 @@ fn polytope(net: &PetriNet, reversed: bool) -> Option<PolytopeStateSpace> {
         order.reverse();
     }
     let (t_flows, complete) = t_semiflow_supports(net, &lim, &|| false);
-    let t_flows = complete.then_some(&t_flows[..]);
+    Some((bounds, flows, complete.then_some(t_flows), order))
+}
+
+/// The polytope's figures when every place is structurally bounded and a ranking proves it
+/// reachable (`None` otherwise), places in file order or reversed.
+fn polytope(net: &PetriNet, reversed: bool) -> Option<PolytopeStateSpace> {
+    let (bounds, flows, t_flows, order) = inputs(net, reversed)?;
     polytope_state_space(
         net,
         &bounds,
         &flows,
-        t_flows,
+        t_flows.as_deref(),
         &order,
         &Limits::none(),
         1 << 20,
@@ -414,4 +423,78 @@ fn only_independent_equations_are_intersected() {
     let kept = independent(&rows, 4);
     assert_eq!(kept, vec![&a, &b, &c]);
     assert!(independent(&[], 4).is_empty());
+}
+
+/// A stop that answers true at its `n`-th poll only, and false before and after (a memory
+/// limit met again once the process shrank), counting its polls.
+struct OneStop {
+    n: usize,
+    polls: std::cell::Cell<usize>,
+}
+
+impl OneStop {
+    fn poll(&self) -> bool {
+        self.polls.set(self.polls.get() + 1);
+        self.polls.get() == self.n
+    }
+}
+
+/// Issue 50, 3: a certificate cut short by its stop test is never given, even when the test
+/// would answer false again afterwards. On the nets of the sample where markings are taken out
+/// as unreachable ([`saturn_symbolic::binary::trim`]: partial sets of markings without
+/// predecessors there would remove reachable ones), the stop fires once at each of the polls
+/// an unstopped run makes; every answer is none or the reference's.
+#[test]
+fn a_stop_that_unfires_never_gives_a_partial_certificate() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut nets, mut stops) = (0, 0);
+    for _ in 0..2000 {
+        let net = conservative_net()
+            .new_tree(&mut runner)
+            .expect("a net")
+            .current();
+        let trimmed = polytope(&net, false)
+            .is_some_and(|p| p.unreachable != num_bigint::BigUint::default());
+        if !trimmed {
+            continue;
+        }
+        let (bounds, flows, t_flows, order) = inputs(&net, false).expect("bounded");
+        let run = |stop: &OneStop| {
+            saturn_symbolic::binary::polytope_state_space_stopping(
+                &net,
+                &bounds,
+                &flows,
+                t_flows.as_deref(),
+                &order,
+                &Limits::none(),
+                1 << 20,
+                &|| stop.poll(),
+            )
+            // a stop that fires at the final check is an interruption: no certificate, and
+            // that is a correct outcome
+            .ok()
+            .flatten()
+        };
+        let all = OneStop {
+            n: 0,
+            polls: 0.into(),
+        };
+        run(&all);
+        for n in 1..=all.polls.get() {
+            let once = OneStop {
+                n,
+                polls: 0.into(),
+            };
+            if let Some(p) = run(&once) {
+                agrees(&net, &p).unwrap_or_else(|e| panic!("stopped at poll {n}: {e}"));
+            }
+            stops += 1;
+        }
+        nets += 1;
+        if nets == 40 {
+            break;
+        }
+    }
+    eprintln!("{nets} nets, {stops} forced stops");
+    assert!(nets >= 10, "only {nets} nets with markings taken out");
 }

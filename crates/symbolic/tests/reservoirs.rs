@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use saturn_model::{families, Arc, PetriNet, Place};
 use saturn_reference::explore_petri;
-use saturn_reference::strategies::small_net;
+use saturn_reference::strategies::{config, discard, random_net};
 use saturn_symbolic::metrics::state_space_metrics;
 use saturn_symbolic::statespace::{generate_portfolio, generate_with};
 use saturn_symbolic::{Direction, Limits, Method, Reach, Relations};
@@ -53,13 +53,13 @@ proptest! {
 
     #[test]
     fn a_reservoir_of_billions_is_generated_by_its_window(
-        net in small_net(4, 5),
+        net in random_net(8, 10),
         pick in any::<prop::sample::Index>(),
         top in any::<bool>(),
     ) {
         let p = pick.index(net.places.len());
         let net = with_reservoir(&net, p, FULL);
-        let Ok(explicit) = explore_petri(&net, 20_000) else { return Ok(()) };
+        let Ok(explicit) = explore_petri(&net, 20_000) else { return Err(discard("unbounded or too large for the reference")) };
         let n = net.places.len();
         // the reservoir on the top level or the bottom one
         let order: Vec<usize> = if top { (0..n).collect() } else { (0..n).rev().collect() };

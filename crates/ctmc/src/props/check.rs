@@ -1,12 +1,18 @@
 //! Evaluation of [`Csl`] formulas over the states of a sparse chain.
 
-use saturn_model::expr::{binary, Value};
+use saturn_model::expr::Value;
 use saturn_model::GeneralModel;
 use std::rc::Rc;
 
+mod timed;
+
+use super::answer::{filter, fold_initial, Answer};
+use super::bounds::{combine, decide, Bounded, Interval};
 use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
-use crate::solve::{absorbing, steady_state, Method, Options, SolveError};
+use crate::solve::{
+    absorbing, absorbing_bounds, steady_state, Bounds, Gap, Method, Options, SolveError,
+};
 
 /// Why a property has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -25,34 +31,6 @@ pub enum CheckError {
     Stopped(saturn_symbolic::Interrupted),
 }
 
-/// The answer of a property in the initial state(s).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Answer {
-    Bool(bool),
-    Num(f64),
-    /// Several initial states with different values (PRISM's "range over initial states"),
-    /// or a `range` filter.
-    Range(f64, f64),
-}
-
-impl std::fmt::Display for Answer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Answer::Bool(b) => write!(f, "{b}"),
-            Answer::Num(x) => write!(f, "{}", fmt_num(*x)),
-            Answer::Range(a, b) => write!(f, "[{}, {}]", fmt_num(*a), fmt_num(*b)),
-        }
-    }
-}
-
-fn fmt_num(x: f64) -> String {
-    if x.is_infinite() {
-        if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else {
-        format!("{x}")
-    }
-}
-
 /// Figures of the last evaluation.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -62,6 +40,52 @@ pub struct Stats {
     pub methods: Vec<String>,
     /// Bottom SCCs of the chain (when the property needed them).
     pub bsccs: Option<usize>,
+    /// Whether the bounds of the answer are guaranteed: false when some value in it is an
+    /// estimate whose error is not bounded (named in `unguaranteed`).
+    pub guaranteed: bool,
+    /// What was computed without a guaranteed bound (empty when `guaranteed`).
+    pub unguaranteed: Vec<String>,
+    /// How the bounds were obtained, one entry per kind of solve (e.g. `interval iteration`).
+    pub bounding: Vec<String>,
+    /// States a threshold (`P>=p`, `S<q`, `R>r`) left undecided, over every threshold of the
+    /// formula, in the last evaluation.
+    pub undecided: usize,
+    /// Solves whose bounds did not reach epsilon within the iteration limit (their bounds are
+    /// the ones they had).
+    pub wide: Vec<String>,
+    /// Re-evaluations with a smaller epsilon to decide nested thresholds (thesis 7.2).
+    pub refinements: usize,
+    /// The epsilon of the last evaluation (the option's, divided at each refinement).
+    pub epsilon: f64,
+}
+
+impl Stats {
+    fn fresh(epsilon: f64) -> Stats {
+        Stats {
+            guaranteed: true,
+            epsilon,
+            ..Stats::default()
+        }
+    }
+
+    fn note_bounding(&mut self, how: &str) {
+        if !self.bounding.iter().any(|b| b == how) {
+            self.bounding.push(how.to_string());
+        }
+    }
+
+    fn note_wide(&mut self, what: &str) {
+        if !self.wide.iter().any(|b| b == what) {
+            self.wide.push(what.to_string());
+        }
+    }
+
+    fn note_unguaranteed(&mut self, what: &str) {
+        self.guaranteed = false;
+        if !self.unguaranteed.iter().any(|b| b == what) {
+            self.unguaranteed.push(what.to_string());
+        }
+    }
 }
 
 /// Progress callback: what is being solved, the method, the iteration, the last difference.
@@ -78,7 +102,7 @@ pub struct Checker<'a> {
     options: Options,
     progress: CheckProgress<'a>,
     bsccs: Option<Vec<Vec<u32>>>,
-    pis: Option<Vec<Vec<f64>>>,
+    pis: Option<Vec<Cycle>>,
     reward_rates: Vec<Option<Rc<[f64]>>>,
     stats: Stats,
 }
@@ -86,12 +110,12 @@ pub struct Checker<'a> {
 /// A value in every state: one value everywhere (an irreducible chain's long-run averages,
 /// a filter's answer) is kept once, not once per state.
 enum Vals {
-    Same(Value, usize),
-    Each(Vec<Value>),
+    Same(Bounded, usize),
+    Each(Vec<Bounded>),
 }
 
 impl Vals {
-    fn get(&self, i: usize) -> Value {
+    fn get(&self, i: usize) -> Bounded {
         match self {
             Vals::Same(v, _) => *v,
             Vals::Each(v) => v[i],
@@ -105,7 +129,7 @@ impl Vals {
         }
     }
 
-    fn into_vec(self) -> Vec<Value> {
+    fn into_vec(self) -> Vec<Bounded> {
         match self {
             Vals::Same(v, n) => vec![v; n],
             Vals::Each(v) => v,
@@ -113,12 +137,35 @@ impl Vals {
     }
 }
 
-/// A number in every state: one value everywhere (an irreducible chain's long-run average)
-/// or a value per state.
+/// A number in every state with its bounds: one interval everywhere (an irreducible chain's
+/// long-run average) or lower and upper bounds per state.
 enum Numbers {
-    Everywhere(f64),
-    PerState(Vec<f64>),
+    Everywhere(Interval),
+    PerState(Vec<f64>, Vec<f64>),
 }
+
+/// A state formula under the bounding semantics: the lower set `lo` (surely true) and the
+/// upper set `hi` (possibly true), `lo` within `hi`; the states of `hi` outside `lo` are
+/// undecided.
+pub(super) struct Sets {
+    pub lo: Vec<bool>,
+    pub hi: Vec<bool>,
+}
+
+impl Sets {
+    fn decided(&self) -> bool {
+        self.lo == self.hi
+    }
+}
+
+/// Refinements (thesis 7.2) at most per property: each divides epsilon by [`REFINE_FACTOR`].
+const MAX_REFINEMENTS: usize = 4;
+const REFINE_FACTOR: f64 = 100.0;
+/// Refinement stops before epsilon goes below this (the doubles' resolution).
+const MIN_EPSILON: f64 = 1e-14;
+/// Iterations the regenerative steady-state bounds get per bottom SCC before the stationary
+/// solver's estimate (marked not guaranteed) is taken instead.
+const REGENERATIVE_BUDGET: usize = 2_000;
 
 impl<'a> Checker<'a> {
     /// `actions[e]`: the action of event `e` of `model` (for transition rewards).
@@ -152,8 +199,59 @@ impl<'a> Checker<'a> {
     /// The answer of `f` in the initial state(s): the value in the one initial state; with
     /// several, PRISM's conventions: a boolean holds when it holds in all of them, a number is
     /// the range over them. A top-level filter gives its own answer.
+    ///
+    /// Nested refinement (thesis 7.2): when a threshold inside `f` left states undecided and
+    /// the answer needs them (it is an undecided boolean), or the answer is a number wider
+    /// than epsilon (an undecided inner threshold, a stationary average whose bounds are
+    /// relative to the distribution's total rather than to the average), `f` is evaluated again with epsilon divided by [`REFINE_FACTOR`], at most
+    /// [`MAX_REFINEMENTS`] times and not below [`MIN_EPSILON`]; a refinement whose solver does
+    /// not converge keeps the last answer. What stays undecided is answered
+    /// [`Answer::Undecided`] (or as the interval it has), never guessed.
     pub fn answer(&mut self, f: &Csl) -> Result<Answer, CheckError> {
-        self.stats = Stats::default();
+        let base = self.options;
+        let result = self.answer_refined(f);
+        if self.options.epsilon != base.epsilon {
+            // the recurrent classes' vectors were solved to the refined epsilon
+            self.pis = None;
+        }
+        self.options = base;
+        result
+    }
+
+    fn answer_refined(&mut self, f: &Csl) -> Result<Answer, CheckError> {
+        let mut refinements = 0;
+        let mut answer = self.answer_once(f)?;
+        loop {
+            // more precision is what the answer needs, and a smaller epsilon can give it
+            // (not when a solve already ran out of iterations)
+            let needs = self.stats.wide.is_empty()
+                && match &answer {
+                    Answer::Undecided => self.stats.undecided > 0,
+                    a => a.bounds().is_some_and(|i| i.relative_width() > self.options.epsilon),
+                };
+            let eps = self.options.epsilon / REFINE_FACTOR;
+            if !needs || refinements == MAX_REFINEMENTS || eps < MIN_EPSILON {
+                break;
+            }
+            let keep = (std::mem::take(&mut self.stats), self.options);
+            self.options.epsilon = eps;
+            self.pis = None;
+            refinements += 1;
+            match self.answer_once(f) {
+                Ok(a) => answer = a,
+                Err(CheckError::Solve(SolveError::NotConverged { .. })) => {
+                    (self.stats, self.options) = keep;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.stats.refinements = refinements;
+        Ok(answer)
+    }
+
+    fn answer_once(&mut self, f: &Csl) -> Result<Answer, CheckError> {
+        self.stats = Stats::fresh(self.options.epsilon);
         if let Csl::Filter { op, prop, states } = f {
             return self.filter(*op, prop, states.as_deref());
         }
@@ -162,12 +260,13 @@ impl<'a> Checker<'a> {
         if init.is_empty() {
             return Err(CheckError::Filter("the model has no initial state".into()));
         }
-        let vals: Vec<Value> = init.iter().map(|&i| v.get(i)).collect();
+        let vals: Vec<Bounded> = init.iter().map(|&i| v.get(i)).collect();
         fold_initial(&vals)
     }
 
-    /// The value of `f` in every state.
-    pub fn eval(&mut self, f: &Csl) -> Result<Vec<Value>, CheckError> {
+    /// The value of `f` in every state, with its bounds.
+    pub fn eval(&mut self, f: &Csl) -> Result<Vec<Bounded>, CheckError> {
+        self.stats = Stats::fresh(self.options.epsilon);
         Ok(self.eval_vals(f)?.into_vec())
     }
 
@@ -178,9 +277,9 @@ impl<'a> Checker<'a> {
                 let mut out = Vec::with_capacity(n);
                 let model = self.model;
                 self.ctmc.for_each_state(&mut |_, s| {
-                    out.push(e.eval(s).map_err(|err| {
+                    out.push(Bounded::Exact(e.eval(s).map_err(|err| {
                         CheckError::Eval(format!("{err} in state {}", model.show_state(s)))
-                    })?);
+                    })?));
                     Ok(())
                 })?;
                 Vals::Each(out)
@@ -188,12 +287,16 @@ impl<'a> Checker<'a> {
             Csl::Init => marks(n, self.ctmc.initial()),
             Csl::Deadlock => marks(n, self.ctmc.deadlocks()),
             Csl::Not(a) => {
-                let a = self.bools(a)?;
-                Vals::Each(a.into_iter().map(|x| Value::Bool(!x)).collect())
+                let a = self.sets(a)?;
+                Vals::Each(
+                    (0..n)
+                        .map(|i| Bounded::truth(decide(!a.hi[i], a.lo[i])))
+                        .collect(),
+                )
             }
             Csl::Bin(op, a, b) => {
                 let (a, b) = (self.eval_vals(a)?, self.eval_vals(b)?);
-                let bin = |x, y| binary(*op, x, y).map_err(|e| CheckError::Eval(e.to_string()));
+                let bin = |x, y| combine(*op, x, y).map_err(CheckError::Eval);
                 match (&a, &b) {
                     (Vals::Same(x, _), Vals::Same(y, _)) => Vals::Same(bin(*x, *y)?, n),
                     _ => Vals::Each(
@@ -204,18 +307,47 @@ impl<'a> Checker<'a> {
                 }
             }
             Csl::Until { bound, left, right } => {
-                let (a, b) = (self.bools(left)?, self.bools(right)?);
-                let x = self.until(&a, &b)?;
-                bounded(Numbers::PerState(x), *bound, n)
+                let (a, b) = (self.sets(left)?, self.sets(right)?);
+                // thesis 7.1: P(a U b) grows with both sets, so the lower sets give the
+                // lower bound and the upper sets the upper one
+                let (lo, hi) = if a.decided() && b.decided() {
+                    self.until(&a.lo, &b.lo)?
+                } else {
+                    let (lo, _) = self.until(&a.lo, &b.lo)?;
+                    let (_, hi) = self.until(&a.hi, &b.hi)?;
+                    (lo, hi)
+                };
+                self.bounded(Numbers::PerState(lo, hi), *bound, n)
+            }
+            Csl::TimedUntil {
+                bound,
+                left,
+                right,
+                lo,
+                hi,
+            } => {
+                let (a, b) = (self.sets(left)?, self.sets(right)?);
+                let x = self.timed_until(&a, &b, *lo, *hi)?;
+                self.bounded(x, *bound, n)
+            }
+            Csl::Next { bound, phi } => {
+                let p = self.sets(phi)?;
+                let x = self.next(&p)?;
+                self.bounded(x, *bound, n)
             }
             Csl::Steady { bound, phi } => {
-                let w: Vec<f64> = self
-                    .bools(phi)?
-                    .into_iter()
-                    .map(|b| if b { 1.0 } else { 0.0 })
-                    .collect();
-                let x = self.long_run(&w)?;
-                bounded(x, *bound, n)
+                let p = self.sets(phi)?;
+                let weight = |s: &[bool]| -> Vec<f64> {
+                    s.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect()
+                };
+                let x = if p.decided() {
+                    self.long_run(&weight(&p.lo))?
+                } else {
+                    let lo = self.long_run(&weight(&p.lo))?;
+                    let hi = self.long_run(&weight(&p.hi))?;
+                    lower_of(lo).with_upper(hi)
+                };
+                self.bounded(x, *bound, n)
             }
             Csl::Reward {
                 bound,
@@ -226,40 +358,92 @@ impl<'a> Checker<'a> {
                 let x = match path {
                     RewardPath::Steady => self.long_run(&rates)?,
                     RewardPath::Reach(target) => {
-                        let b = self.bools(target)?;
-                        Numbers::PerState(self.reach_reward(&rates, &b)?)
+                        let b = self.sets(target)?;
+                        if b.decided() {
+                            let (lo, hi) = self.reach_reward(&rates, &b.lo)?;
+                            Numbers::PerState(lo, hi)
+                        } else {
+                            if rates.iter().any(|&r| r < 0.0) {
+                                return Err(CheckError::Eval(
+                                    "R[F phi] with negative rewards needs phi decided in every \
+                                     state"
+                                        .into(),
+                                ));
+                            }
+                            // more targets, less reward: the upper set gives the lower bound
+                            let (lo, _) = self.reach_reward(&rates, &b.hi)?;
+                            let (_, hi) = self.reach_reward(&rates, &b.lo)?;
+                            Numbers::PerState(lo, hi)
+                        }
                     }
-                    RewardPath::Total => Numbers::PerState(self.total_reward(&rates)?),
+                    RewardPath::Cumulative(t) => self.cumulative_reward(*structure, *t)?,
+                    RewardPath::Instant(t) => self.instant_reward(*structure, *t)?,
+                    RewardPath::Total => {
+                        let (lo, hi) = self.total_reward(&rates)?;
+                        Numbers::PerState(lo, hi)
+                    }
                 };
-                bounded(x, *bound, n)
+                self.bounded(x, *bound, n)
             }
             Csl::Filter { op, prop, states } => {
                 let a = self.filter(*op, prop, states.as_deref())?;
-                let v = match a {
-                    Answer::Bool(b) => Value::Bool(b),
-                    Answer::Num(x) => Value::Real(x),
-                    Answer::Range(..) => {
-                        return Err(CheckError::Filter(
-                            "a range filter cannot be used inside a formula".into(),
-                        ))
-                    }
-                };
+                let v = a.as_bounded().ok_or_else(|| {
+                    CheckError::Filter("a range filter cannot be used inside a formula".into())
+                })?;
                 Vals::Same(v, n)
             }
         })
     }
 
-    fn bools(&mut self, f: &Csl) -> Result<Vec<bool>, CheckError> {
-        self.eval_vals(f)?
-            .into_vec()
-            .into_iter()
-            .map(|v| match v {
-                Value::Bool(b) => Ok(b),
-                _ => Err(CheckError::Eval(
-                    "a state formula must be a boolean, found a number".into(),
-                )),
-            })
-            .collect()
+    /// A state formula as its lower and upper sets.
+    fn sets(&mut self, f: &Csl) -> Result<Sets, CheckError> {
+        let v = self.eval_vals(f)?;
+        let n = v.len();
+        let mut s = Sets {
+            lo: Vec::with_capacity(n),
+            hi: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let b = v.get(i).boolean().map_err(|()| {
+                CheckError::Eval("a state formula must be a boolean, found a number".into())
+            })?;
+            s.lo.push(b == Some(true));
+            s.hi.push(b != Some(false));
+        }
+        Ok(s)
+    }
+
+    /// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given:
+    /// a state whose interval lies on one side of the bound is decided, one whose interval
+    /// holds the bound is undecided (and counted in the stats); when some value computed so far
+    /// is an estimate without a bound, every state is undecided.
+    fn bounded(&mut self, x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
+        let mut undecided = 0;
+        // an estimate without an error bound decides nothing
+        let guessing = !self.stats.guaranteed;
+        let mut one = |i: Interval| match bound {
+            None => Bounded::num(i),
+            Some((r, p)) => {
+                let t = if guessing { None } else { i.compare(r, p) };
+                undecided += usize::from(t.is_none());
+                Bounded::truth(t)
+            }
+        };
+        let v = match x {
+            Numbers::Everywhere(i) => Vals::Same(one(i), n),
+            Numbers::PerState(lo, hi) => Vals::Each(
+                lo.into_iter()
+                    .zip(hi)
+                    .map(|(l, h)| one(Interval::new(l, h)))
+                    .collect(),
+            ),
+        };
+        self.stats.undecided += if matches!(v, Vals::Same(..)) {
+            undecided * n
+        } else {
+            undecided
+        };
+        v
     }
 
     fn filter(
@@ -272,80 +456,55 @@ impl<'a> Checker<'a> {
         let sel: Vec<usize> = match states {
             None => (0..v.len()).collect(),
             Some(s) => {
-                let b = self.bools(s)?;
-                (0..v.len()).filter(|&i| b[i]).collect()
-            }
-        };
-        let pick: Vec<Value> = sel.iter().map(|&i| v.get(i)).collect();
-        let empty = || CheckError::Filter("the filter's state set is empty".into());
-        let nums = || -> Result<Vec<f64>, CheckError> {
-            pick.iter()
-                .map(|x| {
-                    num_of(*x).ok_or_else(|| CheckError::Eval("the filter needs numbers".into()))
-                })
-                .collect()
-        };
-        let bools = || -> Result<Vec<bool>, CheckError> {
-            pick.iter()
-                .map(|x| match x {
-                    Value::Bool(b) => Ok(*b),
-                    _ => Err(CheckError::Eval(
-                        "the filter needs a boolean property".into(),
-                    )),
-                })
-                .collect()
-        };
-        Ok(match op {
-            FilterOp::Forall => Answer::Bool(bools()?.into_iter().all(|b| b)),
-            FilterOp::Exists => Answer::Bool(bools()?.into_iter().any(|b| b)),
-            FilterOp::Count => Answer::Num(bools()?.into_iter().filter(|&b| b).count() as f64),
-            FilterOp::Min => Answer::Num(nums()?.into_iter().reduce(f64::min).ok_or_else(empty)?),
-            FilterOp::Max => Answer::Num(nums()?.into_iter().reduce(f64::max).ok_or_else(empty)?),
-            FilterOp::Sum => Answer::Num(nums()?.into_iter().sum()),
-            FilterOp::Avg => {
-                let x = nums()?;
-                if x.is_empty() {
-                    return Err(empty());
+                let b = self.sets(s)?;
+                if !b.decided() {
+                    let k = (0..b.lo.len()).filter(|&i| b.lo[i] != b.hi[i]).count();
+                    self.stats.undecided += k;
+                    return Ok(Answer::Undecided);
                 }
-                Answer::Num(x.iter().sum::<f64>() / x.len() as f64)
+                (0..v.len()).filter(|&i| b.lo[i]).collect()
             }
-            FilterOp::Range => {
-                let x = nums()?;
-                let lo = x.iter().copied().reduce(f64::min).ok_or_else(empty)?;
-                let hi = x.iter().copied().reduce(f64::max).ok_or_else(empty)?;
-                Answer::Range(lo, hi)
-            }
-            FilterOp::First => scalar(*pick.first().ok_or_else(empty)?),
-            FilterOp::State => {
-                if pick.len() != 1 {
-                    return Err(CheckError::Filter(format!(
-                        "filter(state, ...) needs exactly one state, the filter selects {}",
-                        pick.len()
-                    )));
-                }
-                scalar(pick[0])
-            }
-        })
+        };
+        let pick: Vec<Bounded> = sel.iter().map(|&i| v.get(i)).collect();
+        filter(op, &pick)
     }
 
+    /// The solution of the linear system of [`absorbing`] with its bounds per state, by
+    /// interval iteration ([`absorbing_bounds`]): `range` holds the solution on the unknown
+    /// states when the caller knows it (a probability, a mean of the fixed values), `None` for
+    /// an expected reward (`c >= 0`); with a negative `c` the bounds cannot be built and the
+    /// solver's estimate is given, marked not guaranteed.
     fn solve_linear(
         &mut self,
         what: &str,
         fixed: &[Option<f64>],
         c: &[f64],
-    ) -> Result<Vec<f64>, CheckError> {
+        range: Option<(f64, f64)>,
+    ) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         if fixed.iter().all(Option::is_some) {
             // nothing to solve (e.g. an ergodic chain's long-run values): no transpose built
-            return Ok(fixed.iter().map(|v| v.unwrap_or(0.0)).collect());
+            let x: Vec<f64> = fixed.iter().map(|v| v.unwrap_or(0.0)).collect();
+            return Ok((x.clone(), x));
         }
         let options = self.options;
         let progress = &mut self.progress;
         let h = self.ctmc.exit();
+        let signed = range.is_none() && c.iter().chain(fixed.iter().flatten()).any(|&v| v < 0.0);
         let mut sol = None;
         self.ctmc.with_transposed(&mut |rt| {
-            sol = Some(absorbing(rt, h, fixed, c, &options, &mut |m, it, d| {
-                progress(what, m, it, d)
-            })?);
+            let mut cb = |m: &Method, it: usize, d: f64| progress(what, m, it, d);
+            sol = Some(if signed {
+                let s = absorbing(rt, h, fixed, c, &options, &mut cb)?;
+                Bounds {
+                    hi: s.x.clone(),
+                    lo: s.x,
+                    iterations: s.iterations,
+                    method: s.method,
+                    within: false,
+                }
+            } else {
+                absorbing_bounds(rt, h, fixed, c, range, Gap::PerState, &options, &mut cb)?
+            });
             Ok(())
         })?;
         let sol = sol.expect("solved");
@@ -353,11 +512,20 @@ impl<'a> Checker<'a> {
         if sol.iterations > 0 {
             self.stats.methods.push(sol.method.name());
         }
-        Ok(sol.x)
+        if signed {
+            self.stats
+                .note_unguaranteed(&format!("{what} (negative rewards: estimate)"));
+        } else {
+            self.stats.note_bounding("interval iteration");
+            if !sol.within {
+                self.stats.note_wide(what);
+            }
+        }
+        Ok((sol.lo, sol.hi))
     }
 
-    /// `P(a U b)` in every state.
-    fn until(&mut self, a: &[bool], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+    /// `P(a U b)` in every state: lower and upper bounds.
+    fn until(&mut self, a: &[bool], b: &[bool]) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let no = self.prob0(a, b)?;
         let yes = self.prob1(a, b, &no)?;
         let fixed: Vec<Option<f64>> = (0..a.len())
@@ -372,12 +540,16 @@ impl<'a> Checker<'a> {
             })
             .collect();
         let c = vec![0.0; a.len()];
-        self.solve_linear("until", &fixed, &c)
+        self.solve_linear("until", &fixed, &c, Some((0.0, 1.0)))
     }
 
     /// The expected reward accumulated until `b` in every state (`+inf` where `b` is reached
     /// with probability below 1).
-    fn reach_reward(&mut self, rates: &[f64], b: &[bool]) -> Result<Vec<f64>, CheckError> {
+    fn reach_reward(
+        &mut self,
+        rates: &[f64],
+        b: &[bool],
+    ) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let all = vec![true; b.len()];
         let no = self.prob0(&all, b)?;
         let sure = self.prob1(&all, b, &no)?;
@@ -396,12 +568,12 @@ impl<'a> Checker<'a> {
         let c: Vec<f64> = (0..b.len())
             .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
             .collect();
-        self.solve_linear("reachability reward", &fixed, &c)
+        self.solve_linear("reachability reward", &fixed, &c, None)
     }
 
     /// The expected total reward from every state: 0 in a bottom SCC that earns nothing,
     /// `+inf` where a bottom SCC that earns something can be reached, else `x = r/h + P x`.
-    fn total_reward(&mut self, rates: &[f64]) -> Result<Vec<f64>, CheckError> {
+    fn total_reward(&mut self, rates: &[f64]) -> Result<(Vec<f64>, Vec<f64>), CheckError> {
         let n = rates.len();
         let bsccs = self.bottom()?;
         let mut zero = vec![false; n];
@@ -433,7 +605,7 @@ impl<'a> Checker<'a> {
         let c: Vec<f64> = (0..n)
             .map(|i| if h[i] > 0.0 { rates[i] / h[i] } else { 0.0 })
             .collect();
-        self.solve_linear("total reward", &fixed, &c)
+        self.solve_linear("total reward", &fixed, &c, None)
     }
 
     /// Prob0 for `a U b`: the states where the probability is 0 (no path through `a` to
@@ -485,7 +657,14 @@ impl<'a> Checker<'a> {
         Ok(self.reward_rates[k].clone().expect("just computed"))
     }
 
-    /// The bottom SCCs and their stationary distributions (computed once).
+    /// The bottom SCCs and bounds on their stationary distributions (computed once).
+    ///
+    /// Regenerative form, so that the bounds are guaranteed: in a bottom SCC `B` with a chosen
+    /// state `r` (its first), the stationary probability of `j` is `y[j] / sum(y)` where `y[j]`
+    /// is the expected time spent in `j` between two visits to `r`, the unique solution of
+    /// `y[r] = 1 / h[r]`, `y[j] = sum_i y[i] R[i][j] / h[j]`. That is the system of
+    /// [`absorbing_bounds`] with `R` in place of its transpose (the sweeps go over the incoming
+    /// rates), solved by interval iteration: `y` lies in `[lo, hi]` on every state.
     fn recurrent(&mut self) -> Result<(), CheckError> {
         if self.pis.is_some() {
             return Ok(());
@@ -493,21 +672,64 @@ impl<'a> Checker<'a> {
         // taken out while the classes are solved (not copied: a list of the chain's size)
         let bsccs = self.take_bottom()?;
         let mut pis = Vec::with_capacity(bsccs.len());
-        let options = self.options;
+        let options = Options {
+            epsilon: self.options.epsilon / 4.0,
+            max_iters: self.options.max_iters.min(REGENERATIVE_BUDGET),
+            ..self.options
+        };
         for b in &bsccs {
+            if b.len() == 1 {
+                pis.push(Cycle {
+                    lo: vec![1.0],
+                    hi: vec![1.0],
+                    guaranteed: true,
+                });
+                continue;
+            }
             let progress = &mut self.progress;
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state", m, it, d);
             let mut sol = None;
+            let mut fallback = None;
+            let plain = self.options;
             self.ctmc.with_restricted(b, &mut |m| {
-                sol = Some(steady_state(m, &options, &mut cb)?);
+                let h = m.exit_rates();
+                let mut fixed = vec![None; h.len()];
+                fixed[0] = Some(1.0 / h[0]);
+                let c = vec![0.0; h.len()];
+                match absorbing_bounds(m, &h, &fixed, &c, None, Gap::Total, &options, &mut cb) {
+                    Ok(s) if s.hi.iter().all(|x| x.is_finite()) => sol = Some(s),
+                    Ok(_) | Err(SolveError::NotConverged { .. }) => {
+                        // no bounds within the budget: the stationary solver's estimate,
+                        // said to be one
+                        fallback = Some(steady_state(m, &plain, &mut cb)?);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
                 Ok(())
             })?;
+            if let Some(f) = fallback {
+                self.stats.iterations += f.iterations;
+                self.stats.methods.push(f.method.name());
+                pis.push(Cycle {
+                    hi: f.x.clone(),
+                    lo: f.x,
+                    guaranteed: false,
+                });
+                continue;
+            }
             let sol = sol.expect("solved");
             self.stats.iterations += sol.iterations;
             if sol.iterations > 0 {
                 self.stats.methods.push(sol.method.name());
             }
-            pis.push(sol.x);
+            if !sol.within {
+                self.stats.note_wide("steady state");
+            }
+            pis.push(Cycle {
+                lo: sol.lo,
+                hi: sol.hi,
+                guaranteed: true,
+            });
         }
         self.bsccs = Some(bsccs);
         self.pis = Some(pis);
@@ -516,80 +738,141 @@ impl<'a> Checker<'a> {
 
     /// The long-run average of the state weights `w` from every state (thesis 2.3.1): in a
     /// bottom SCC its stationary average; elsewhere the average over the bottom SCCs weighted
-    /// by the probabilities of reaching them.
+    /// by the probabilities of reaching them (interval iteration from the bounds of the SCCs'
+    /// averages: the lower ends give the lower bounds, the upper ends the upper ones).
     fn long_run(&mut self, w: &[f64]) -> Result<Numbers, CheckError> {
         self.recurrent()?;
         let n = w.len();
         let bsccs = self.bsccs.as_ref().expect("computed");
         let pis = self.pis.as_ref().expect("computed");
         self.stats.bsccs = Some(bsccs.len());
-        if let ([b], [pi]) = (bsccs.as_slice(), pis.as_slice()) {
+        if pis.iter().any(|c| !c.guaranteed) {
+            self.stats.note_unguaranteed(
+                "steady state (regenerative bounds not reached within the budget; stationary \
+                 solver's estimate)",
+            );
+        } else if bsccs.iter().any(|b| b.len() > 1) {
+            self.stats.note_bounding("regenerative interval iteration (steady state)");
+        }
+        let values: Vec<Interval> = bsccs
+            .iter()
+            .zip(pis)
+            .map(|(b, y)| y.average(b, w))
+            .collect();
+        if let ([b], [v]) = (bsccs.as_slice(), values.as_slice()) {
             if b.len() == n {
                 // an irreducible chain: one value everywhere, no linear system
-                let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
-                return Ok(Numbers::Everywhere(v));
+                return Ok(Numbers::Everywhere(*v));
             }
         }
-        let mut fixed = vec![None; n];
-        for (b, pi) in bsccs.iter().zip(pis) {
-            let v: f64 = b.iter().zip(pi).map(|(&s, &p)| p * w[s as usize]).sum();
+        let mut fixed_lo = vec![None; n];
+        let mut fixed_hi = vec![None; n];
+        for (b, v) in bsccs.iter().zip(&values) {
             for &s in b {
-                fixed[s as usize] = Some(v);
+                fixed_lo[s as usize] = Some(v.lo);
+                fixed_hi[s as usize] = Some(v.hi);
             }
         }
+        let range = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v.lo), b.max(v.hi))
+            });
         let c = vec![0.0; n];
-        Ok(Numbers::PerState(self.solve_linear(
-            "long-run average",
-            &fixed,
-            &c,
-        )?))
+        if fixed_lo == fixed_hi {
+            let (lo, hi) = self.solve_linear("long-run average", &fixed_lo, &c, Some(range))?;
+            return Ok(Numbers::PerState(lo, hi));
+        }
+        let (lo, _) = self.solve_linear("long-run average", &fixed_lo, &c, Some(range))?;
+        let (_, hi) = self.solve_linear("long-run average", &fixed_hi, &c, Some(range))?;
+        Ok(Numbers::PerState(lo, hi))
+    }
+}
+
+/// Bounds on the expected time spent in each state of a bottom SCC between two visits to its
+/// first state (see [`Checker::recurrent`]).
+struct Cycle {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    /// False when `lo = hi` is the stationary solver's estimate (no bound).
+    guaranteed: bool,
+}
+
+impl Cycle {
+    /// Bounds on the stationary average of `w` over the SCC `b` (states of the chain):
+    /// `sum w y / sum y` with `y` in `[lo, hi]`, each sum bounded end by end, intersected with
+    /// the range of `w` (an average lies within it).
+    fn average(&self, b: &[u32], w: &[f64]) -> Interval {
+        let (mut a_lo, mut a_hi, mut t_lo, mut t_hi) = (0.0, 0.0, 0.0, 0.0);
+        let (mut w_min, mut w_max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (k, &s) in b.iter().enumerate() {
+            let x = w[s as usize];
+            let (l, h) = (self.lo[k], self.hi[k]);
+            w_min = w_min.min(x);
+            w_max = w_max.max(x);
+            t_lo += l;
+            t_hi += h;
+            if x >= 0.0 {
+                a_lo += x * l;
+                a_hi += x * h;
+            } else {
+                a_lo += x * h;
+                a_hi += x * l;
+            }
+        }
+        if w_min == w_max {
+            return Interval::exact(w_min);
+        }
+        let q = [a_lo / t_lo, a_lo / t_hi, a_hi / t_lo, a_hi / t_hi];
+        let lo = q.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !(lo <= hi) {
+            return Interval::new(w_min, w_max);
+        }
+        Interval::new(lo.max(w_min), hi.min(w_max))
     }
 }
 
 fn marks(n: usize, set: &[usize]) -> Vals {
-    let mut v = vec![Value::Bool(false); n];
+    let mut v = vec![Bounded::Exact(Value::Bool(false)); n];
     for &i in set {
-        v[i] = Value::Bool(true);
+        v[i] = Bounded::Exact(Value::Bool(true));
     }
     Vals::Each(v)
 }
 
-/// The values of a numeric operator (`x`, over `n` states), compared with `bound` if given.
-fn bounded(x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
-    let one = |v: f64| match bound {
-        None => Value::Real(v),
-        Some((r, p)) => Value::Bool(r.holds(v, p)),
-    };
-    match x {
-        Numbers::Everywhere(v) => Vals::Same(one(v), n),
-        Numbers::PerState(x) => Vals::Each(x.into_iter().map(one).collect()),
-    }
+/// The lower bounds of `x` (to be joined with other upper bounds by [`Numbers::with_upper`]).
+fn lower_of(x: Numbers) -> Numbers {
+    x
 }
 
-fn num_of(v: Value) -> Option<f64> {
-    v.as_f64()
-}
+impl Numbers {
+    /// `self`'s lower bounds with `hi`'s upper bounds.
+    fn with_upper(self, hi: Numbers) -> Numbers {
+        match (self, hi) {
+            (Numbers::Everywhere(a), Numbers::Everywhere(b)) => {
+                Numbers::Everywhere(Interval::new(a.lo, b.hi))
+            }
+            (a, b) => {
+                let n = a.len().max(b.len());
+                let lo = (0..n).map(|i| a.at(i).lo).collect();
+                let hi = (0..n).map(|i| b.at(i).hi).collect();
+                Numbers::PerState(lo, hi)
+            }
+        }
+    }
 
-fn scalar(v: Value) -> Answer {
-    match v {
-        Value::Bool(b) => Answer::Bool(b),
-        v => Answer::Num(v.as_f64().unwrap_or(f64::NAN)),
+    fn len(&self) -> usize {
+        match self {
+            Numbers::Everywhere(_) => 0,
+            Numbers::PerState(lo, _) => lo.len(),
+        }
     }
-}
 
-fn fold_initial(vals: &[Value]) -> Result<Answer, CheckError> {
-    if vals.len() == 1 {
-        return Ok(scalar(vals[0]));
+    fn at(&self, i: usize) -> Interval {
+        match self {
+            Numbers::Everywhere(x) => *x,
+            Numbers::PerState(lo, hi) => Interval::new(lo[i], hi[i]),
+        }
     }
-    if vals.iter().all(|v| matches!(v, Value::Bool(_))) {
-        return Ok(Answer::Bool(vals.iter().all(|v| *v == Value::Bool(true))));
-    }
-    let nums: Vec<f64> = vals.iter().filter_map(|v| v.as_f64()).collect();
-    let lo = nums.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = nums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Ok(if lo == hi {
-        Answer::Num(lo)
-    } else {
-        Answer::Range(lo, hi)
-    })
 }

@@ -16,10 +16,14 @@
 //!   with probability below 1); `R=? [ C ]`: the total reward (infinite where a bottom SCC
 //!   that earns a reward can be reached).
 
+mod answer;
+pub mod bounds;
 mod check;
 mod rewards;
 
-pub use check::{Answer, CheckError, Checker, Stats};
+pub use answer::{fmt_num, Answer};
+pub use bounds::{Bounded, Interval};
+pub use check::{CheckError, Checker, Stats};
 pub use rewards::RewardStructure;
 
 use saturn_model::expr::{BinOp, Expr};
@@ -54,6 +58,11 @@ pub enum RewardPath {
     /// `C`: the total reward accumulated forever (infinite where a bottom SCC with a positive
     /// reward is reached with positive probability).
     Total,
+    /// `C<=t`: the reward accumulated up to time `t` (state rewards and transition rewards at
+    /// their rates), by uniformization.
+    Cumulative(f64),
+    /// `I=t`: the expected state reward at time `t`, by uniformization.
+    Instant(f64),
 }
 
 /// Filters (PRISM's `filter(op, prop, states)`).
@@ -88,6 +97,22 @@ pub enum Csl {
         bound: Option<(Rel, f64)>,
         left: Box<Csl>,
         right: Box<Csl>,
+    },
+    /// `P=? [ left U[lo,hi] right ]` with `0 <= lo <= hi <= inf` and not both 0 and inf
+    /// (`U<=t` is `[0,t]`, `U>=t` is `[t,inf]`, `U=t` is `[t,t]`; `F` has `left` true):
+    /// transient analysis by uniformization.
+    TimedUntil {
+        bound: Option<(Rel, f64)>,
+        left: Box<Csl>,
+        right: Box<Csl>,
+        lo: f64,
+        hi: f64,
+    },
+    /// `P=? [ X phi ]`: the probability that the first transition leads to `phi` (a deadlock's
+    /// self-loop leads back to itself).
+    Next {
+        bound: Option<(Rel, f64)>,
+        phi: Box<Csl>,
     },
     /// `S=? [ phi ]` or `S ~ p [ phi ]`.
     Steady {

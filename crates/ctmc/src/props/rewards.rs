@@ -48,6 +48,28 @@ fn holds(e: &Expr, s: &[i64], what: &str) -> Result<bool, CheckError> {
 }
 
 impl RewardStructure {
+    /// The state rewards of each state of `ctmc` (no transition rewards: PRISM's `I=t`).
+    pub fn state_rates(&self, ctmc: &dyn Chain) -> Result<Vec<f64>, CheckError> {
+        let what = self.describe();
+        let mut out = vec![0.0; ctmc.len()];
+        ctmc.for_each_state(&mut |i, s| {
+            for (g, v) in &self.state {
+                if holds(g, s, &what)? {
+                    out[i] += number(v, s, &what)?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn describe(&self) -> String {
+        match &self.name {
+            Some(n) => format!("reward structure \"{n}\""),
+            None => "reward structure".to_string(),
+        }
+    }
+
     /// The reward rate of each state of `ctmc`: its state rewards plus, for every enabled
     /// event, the event's rate times the transition rewards that apply to it (so that the
     /// long-run average and the accumulated reward count transitions at their rates).
@@ -58,10 +80,7 @@ impl RewardStructure {
         actions: &[Option<usize>],
         ctmc: &dyn Chain,
     ) -> Result<Vec<f64>, CheckError> {
-        let what = match &self.name {
-            Some(n) => format!("reward structure \"{n}\""),
-            None => "reward structure".to_string(),
-        };
+        let what = self.describe();
         // the transition rewards that apply to each event (by its action), decided once
         let items: Vec<(usize, Vec<(&Expr, &Expr)>)> = actions
             .iter()

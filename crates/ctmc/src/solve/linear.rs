@@ -24,8 +24,21 @@ pub fn absorbing(
     o: &Options,
     progress: Progress,
 ) -> Result<Solution, SolveError> {
+    absorbing_from(rt, h, fixed, c, 0.0, o, progress)
+}
+
+/// [`absorbing`] starting from `low` on the unknown states.
+pub(super) fn absorbing_from(
+    rt: &dyn RateMatrix,
+    h: &[f64],
+    fixed: &[Option<f64>],
+    c: &[f64],
+    low: f64,
+    o: &Options,
+    progress: Progress,
+) -> Result<Solution, SolveError> {
     let n = rt.states();
-    let start: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(0.0)).collect();
+    let start: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(low)).collect();
     if fixed.iter().all(Option::is_some) {
         return Ok(Solution {
             x: start,

@@ -11,9 +11,11 @@
 //! each, goes on with the one whose last difference is smaller (from where it stopped), and
 //! falls back to the other and then to the power method, each with the full budget.
 
+mod interval;
 mod linear;
 mod steady;
 
+pub use interval::{absorbing_bounds, Bounds, Gap};
 pub use linear::absorbing;
 pub use steady::steady_state;
 

@@ -387,7 +387,8 @@ fn support_within(
 const MAX_ENTRIES: usize = 1 << 22;
 
 /// The Farkas algorithm: returns the rays found (each with `y^T C <= 0`) and whether it ran to
-/// completion (then they are all the extreme rays of the cone of `mode`). The tableau may hold
+/// completion (then they are all the extreme rays of the cone of `mode`; a ray dropped because
+/// an entry overflows `i64` makes the run incomplete). The tableau may hold
 /// `limits.max_rows` rows more than it starts with.
 pub(super) fn farkas(
     rows: Vec<Row>,
@@ -432,6 +433,7 @@ pub(super) fn farkas(
     let mut scratch = [Vec::new(), Vec::new()];
     let mut union_list: Vec<u32> = Vec::new();
     let mut dirty: Vec<u32> = Vec::new();
+    let mut lost = false;
     loop {
         if stop() {
             return give_up(tab);
@@ -524,13 +526,17 @@ pub(super) fn farkas(
                 }
                 if adjacent {
                     let (ra, rb) = (&tab.rows[a as usize], &tab.rows[b as usize]);
-                    // an entry overflowing i64 drops the ray: sound, only less complete
                     if let (Some(ra), Some(rb)) = (ra, rb) {
-                        if let Some(row) = combine(ra, rb, tc, &mut scratch) {
-                            work += (row.y.len() + row.v.len()) as u64;
-                            next_entries += row.y.len() + row.v.len();
-                            next.push(row);
-                        }
+                        // an entry overflowing i64 drops the ray: the rays kept stay sound, but
+                        // they are no longer all of them, so the run is not complete (issue
+                        // 50: a lost T-semiflow made the polytope's ranking circular)
+                        let Some(row) = combine(ra, rb, tc, &mut scratch) else {
+                            lost = true;
+                            continue;
+                        };
+                        work += (row.y.len() + row.v.len()) as u64;
+                        next_entries += row.y.len() + row.v.len();
+                        next.push(row);
                     }
                 }
                 if work > limits.max_work
@@ -566,6 +572,6 @@ pub(super) fn farkas(
         }
         tab.compact();
     }
-    let complete = tab.rows.iter().flatten().all(Row::valid);
+    let complete = !lost && tab.rows.iter().flatten().all(Row::valid);
     (tab.valid_rows(), complete)
 }

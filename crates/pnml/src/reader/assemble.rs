@@ -315,8 +315,10 @@ impl Collected {
         }
         drop(ref_list);
 
-        // Arcs, merged by (transition, place, kind).
+        // Arcs, merged by (transition, place, kind); test arcs by (transition, place), with
+        // the largest weight and its arc's position.
         let mut merged: HashMap<(u32, u32, u8), usize> = HashMap::new();
+        let mut tests: HashMap<(u32, u32), (u64, Pos)> = HashMap::new();
         let arcs = std::mem::take(&mut self.arcs);
         for &i in &arc_order {
             let a = &arcs[i as usize];
@@ -354,57 +356,67 @@ impl Collected {
                     })
                 }
             };
-            // 0: input, 1: output, 2: inhibitor.
-            let kinds: &[u8] = match (a.kind, input) {
-                (ArcKind::Normal, true) => &[0],
-                (ArcKind::Normal, false) => &[1],
-                (ArcKind::Inhibitor, true) => &[2],
+            // 0: input, 1: output, 2: inhibitor. Parallel arcs of one kind merge: normal
+            // arcs add their weights, inhibitor arcs keep the smallest (the tightest
+            // threshold), test arcs the largest (see below).
+            let k: u8 = match (a.kind, input) {
+                (ArcKind::Normal, true) => 0,
+                (ArcKind::Normal, false) => 1,
+                (ArcKind::Inhibitor, true) => 2,
                 (ArcKind::Inhibitor, false) => {
                     return Err(PnmlError::InhibitorFromTransition {
                         at: self.at(a.at),
                         arc: self.arc_id(a),
                     })
                 }
-                // A test (read) arc needs the tokens and leaves them: input plus output.
-                (ArcKind::Test, _) => &[0, 1],
+                (ArcKind::Test, _) => {
+                    let w = tests.entry((t, p)).or_insert((0, a.at));
+                    if a.weight > w.0 {
+                        *w = (a.weight, a.at);
+                    }
+                    continue;
+                }
             };
-            for &k in kinds {
-                let tr = &mut transitions[t as usize];
-                let list = match k {
-                    0 => &mut tr.inputs,
-                    1 => &mut tr.outputs,
-                    _ => &mut tr.inhibitors,
-                };
-                let found = if list.len() < LINEAR {
-                    list.iter().position(|x| x.place == p as usize)
-                } else {
-                    merged.get(&(t, p, k)).copied()
-                };
-                match found {
-                    Some(j) => {
-                        let arc = &mut list[j];
-                        arc.weight = arc.weight.checked_add(a.weight).ok_or_else(|| {
-                            PnmlError::WeightOverflow {
-                                at: self.at(a.at),
-                                place: places[p as usize].id.clone(),
-                                transition: tr.id.clone(),
-                            }
-                        })?;
-                    }
-                    None => {
-                        list.push(Arc {
-                            place: p as usize,
-                            weight: a.weight,
-                        });
-                        // Long lists are indexed by a map from their length `LINEAR` on.
-                        if list.len() == LINEAR {
-                            for (j, x) in list.iter().enumerate() {
-                                merged.insert((t, x.place as u32, k), j);
-                            }
-                        } else if list.len() > LINEAR {
-                            merged.insert((t, p, k), list.len() - 1);
-                        }
-                    }
+            let tr = &mut transitions[t as usize];
+            let (arc, fresh) = arc_on(tr, &mut merged, t, p, k);
+            let weight = match k {
+                _ if fresh => Some(a.weight),
+                2 => Some(arc.weight.min(a.weight)),
+                _ => arc.weight.checked_add(a.weight),
+            };
+            match weight {
+                Some(w) => arc.weight = w,
+                None => {
+                    return Err(PnmlError::WeightOverflow {
+                        at: self.at(a.at),
+                        place: places[p as usize].id.clone(),
+                        transition: tr.id.clone(),
+                    })
+                }
+            }
+        }
+        // A test (read) arc of weight w needs w tokens and takes none; beside a normal input
+        // arc of weight v the two conditions hold together: the transition needs max(v, w)
+        // tokens and takes v, an input arc of max(v, w) and an output arc of max(v, w) - v.
+        let mut tests: Vec<_> = tests.into_iter().collect();
+        tests.sort_unstable_by_key(|e| e.0);
+        for ((t, p), (w, at)) in tests {
+            let tr = &mut transitions[t as usize];
+            let (input, _) = arc_on(tr, &mut merged, t, p, 0);
+            let v = input.weight;
+            if w <= v {
+                continue;
+            }
+            input.weight = w;
+            let (output, _) = arc_on(tr, &mut merged, t, p, 1);
+            match output.weight.checked_add(w - v) {
+                Some(x) => output.weight = x,
+                None => {
+                    return Err(PnmlError::WeightOverflow {
+                        at: self.at(at),
+                        place: places[p as usize].id.clone(),
+                        transition: tr.id.clone(),
+                    })
                 }
             }
         }
@@ -437,4 +449,42 @@ fn reorder<T>(items: Vec<T>, order: &[u32]) -> Vec<T> {
         .iter()
         .filter_map(|&j| items[j as usize].take())
         .collect()
+}
+
+/// Transition `t`'s arc of kind `k` (0: input, 1: output, 2: inhibitor) on place `p`, and
+/// whether it was just made (with weight 0). Long lists are indexed in `merged` by
+/// `(transition, place, kind)` from their length [`LINEAR`] on.
+fn arc_on<'a>(
+    tr: &'a mut Transition,
+    merged: &mut HashMap<(u32, u32, u8), usize>,
+    t: u32,
+    p: u32,
+    k: u8,
+) -> (&'a mut Arc, bool) {
+    let list = match k {
+        0 => &mut tr.inputs,
+        1 => &mut tr.outputs,
+        _ => &mut tr.inhibitors,
+    };
+    let found = if list.len() < LINEAR {
+        list.iter().position(|x| x.place == p as usize)
+    } else {
+        merged.get(&(t, p, k)).copied()
+    };
+    if let Some(j) = found {
+        return (&mut list[j], false);
+    }
+    list.push(Arc {
+        place: p as usize,
+        weight: 0,
+    });
+    if list.len() == LINEAR {
+        for (j, x) in list.iter().enumerate() {
+            merged.insert((t, x.place as u32, k), j);
+        }
+    } else if list.len() > LINEAR {
+        merged.insert((t, p, k), list.len() - 1);
+    }
+    let last = list.len() - 1;
+    (&mut list[last], true)
 }

@@ -259,6 +259,8 @@ impl<'a, 'input> Reader<'a, 'input> {
 
         // Arcs, merged by (transition, place, kind).
         let mut merged: HashMap<(usize, usize, Kind), usize> = HashMap::new();
+        // test arcs per (transition, place): the largest weight, and its arc
+        let mut tests: Vec<((usize, usize), u64, Node)> = Vec::new();
         for a in arcs {
             let id = self.attr(a, "id")?;
             let src_id = self.attr(a, "source")?;
@@ -312,8 +314,14 @@ impl<'a, 'input> Reader<'a, 'input> {
                         arc: id.into(),
                     })
                 }
-                // A test (read) arc needs the tokens and leaves them: input plus output.
-                (ArcKind::Test, _) => &[Kind::Input, Kind::Output],
+                (ArcKind::Test, _) => {
+                    match tests.iter_mut().find(|e| e.0 == (t, p)) {
+                        Some(e) if e.1 < weight => (e.1, e.2) = (weight, a),
+                        Some(_) => {}
+                        None => tests.push(((t, p), weight, a)),
+                    }
+                    continue;
+                }
             };
             for &k in kinds {
                 let tr = &mut transitions[t];
@@ -323,6 +331,10 @@ impl<'a, 'input> Reader<'a, 'input> {
                     Kind::Inhibitor => &mut tr.inhibitors,
                 };
                 match merged.get(&(t, p, k)) {
+                    // parallel inhibitor arcs: the smallest threshold
+                    Some(&i) if k == Kind::Inhibitor => {
+                        list[i].weight = list[i].weight.min(weight);
+                    }
                     Some(&i) => {
                         let arc = &mut list[i];
                         arc.weight = arc.weight.checked_add(weight).ok_or_else(|| {
@@ -338,6 +350,35 @@ impl<'a, 'input> Reader<'a, 'input> {
                         list.push(Arc { place: p, weight });
                     }
                 }
+            }
+        }
+        // a test arc of weight w beside an input arc of weight v: the transition needs
+        // max(v, w) tokens and takes v
+        tests.sort_by_key(|e| e.0);
+        for ((t, p), w, a) in tests {
+            let tr = &mut transitions[t];
+            let v = tr.inputs.iter().find(|x| x.place == p).map_or(0, |x| x.weight);
+            if w <= v {
+                continue;
+            }
+            match tr.inputs.iter_mut().find(|x| x.place == p) {
+                Some(x) => x.weight = w,
+                None => tr.inputs.push(Arc { place: p, weight: w }),
+            }
+            match tr.outputs.iter_mut().find(|x| x.place == p) {
+                Some(x) => {
+                    x.weight = x.weight.checked_add(w - v).ok_or_else(|| {
+                        PnmlError::WeightOverflow {
+                            at: self.at(a),
+                            place: places[p].id.clone(),
+                            transition: tr.id.clone(),
+                        }
+                    })?
+                }
+                None => tr.outputs.push(Arc {
+                    place: p,
+                    weight: w - v,
+                }),
             }
         }
         Ok(PetriNet {

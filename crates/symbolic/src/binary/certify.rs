@@ -83,23 +83,17 @@ pub fn rankings(net: &PetriNet) -> Vec<(&'static str, Vec<i128>)> {
     ]
 }
 
-/// `w·C(t)` per transition.
-pub fn gains(net: &PetriNet, w: &[i128]) -> Vec<i128> {
+/// `w·C(t)` per transition, in checked arithmetic: `None` when one overflows `i128` (a wrapped
+/// gain could make a transition that loses look as if it gained, and the ranking circular).
+pub fn gains(net: &PetriNet, w: &[i128]) -> Option<Vec<i128>> {
+    let side = |arcs: &[saturn_model::Arc]| {
+        arcs.iter().try_fold(0i128, |acc, a| {
+            acc.checked_add(w[a.place].checked_mul(i128::from(a.weight))?)
+        })
+    };
     net.transitions
         .iter()
-        .map(|tr| {
-            let out: i128 = tr
-                .outputs
-                .iter()
-                .map(|a| w[a.place] * i128::from(a.weight))
-                .sum();
-            let inp: i128 = tr
-                .inputs
-                .iter()
-                .map(|a| w[a.place] * i128::from(a.weight))
-                .sum();
-            out - inp
-        })
+        .map(|tr| side(&tr.outputs)?.checked_sub(side(&tr.inputs)?))
         .collect()
 }
 
@@ -171,16 +165,21 @@ pub fn certify(
     let drawn = Drawn::new(dd, layout, p, bounds);
     let mut order: Vec<_> = rankings(net)
         .into_iter()
-        .map(|(name, w)| {
-            let g = gains(net, &w);
+        .filter_map(|(name, w)| {
+            let g = gains(net, &w)?;
             let in_s: Vec<bool> = g.iter().map(|&x| x > 0).collect();
             let (seq, uncovered) = drawn.greedy(&in_s);
-            (name, g, in_s, seq, uncovered)
+            Some((name, g, in_s, seq, uncovered))
         })
         .collect();
     // fewest drawn markings uncovered first, then most transitions gaining
     order.sort_by_key(|x| (x.4, x.2.iter().filter(|&&s| !s).count()));
+    // a loop that `stop` cuts short leaves its set partial: each returns `None` at once, and
+    // no proof is given once `stop` has answered true (issue 50)
     let proof = |name, runs, states, unreachable| {
+        if stop() {
+            return None;
+        }
         Some(Proof {
             ranking: name,
             runs,
@@ -198,8 +197,13 @@ pub fn certify(
         // from all of p, m0 taken out of what is left (small) rather than of p (large)
         let mut left = p;
         for &t in &seq {
-            if left.is_empty() || stop() {
+            if left.is_empty() {
                 break;
+            }
+            // stopped: `left` holds markings S covers, and the markings no transition
+            // produces would be taken from it below; never use it
+            if stop() {
+                return None;
             }
             left = dd.sets.minus(left, boxes[t]);
         }
@@ -210,8 +214,12 @@ pub fn certify(
             trim_tried = true;
             let mut none = left;
             for t in (0..rels.len()).filter(|&t| !in_s[t]) {
-                if none.is_empty() || stop() {
+                if none.is_empty() {
                     break;
+                }
+                // stopped: `none` may hold markings some transition produces
+                if stop() {
+                    return None;
                 }
                 none = dd.sets.minus(none, boxes[t]);
             }
@@ -255,8 +263,11 @@ pub fn certify(
             let mut rest: Vec<usize> = (0..rels.len()).filter(|&t| !in_s[t]).collect();
             rest.sort_by_key(|&t| std::cmp::Reverse(g[t]));
             for t in rest {
-                if left.is_empty() || stop() {
+                if left.is_empty() {
                     break;
+                }
+                if stop() {
+                    return None;
                 }
                 let now = dd.sets.minus(left, boxes[t]);
                 if now == left {

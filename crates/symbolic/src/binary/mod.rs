@@ -166,6 +166,25 @@ pub fn polytope_state_space(
     limits: &Limits,
     max_nodes: usize,
 ) -> Result<Option<PolytopeStateSpace>, Interrupted> {
+    let stop = limits.stopper();
+    polytope_state_space_stopping(net, bounds, flows, t_flows, order, limits, max_nodes, &stop)
+}
+
+/// [`polytope_state_space`], the certificate ([`certify::certify`]) polled with `stop` rather
+/// than with `limits` latched: tests make it answer true once and false after, to see that a
+/// certificate cut short is never given (issue 50). A stop ends the run with `limits`'
+/// reason, or a memory stop when they are met again.
+#[allow(clippy::too_many_arguments)]
+pub fn polytope_state_space_stopping(
+    net: &PetriNet,
+    bounds: &[u64],
+    flows: &[Vec<(usize, i64)>],
+    t_flows: Option<&[Vec<usize>]>,
+    order: &[usize],
+    limits: &Limits,
+    max_nodes: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<PolytopeStateSpace>, Interrupted> {
     if flows.is_empty() || bounds.len() != net.places.len() {
         return Ok(None);
     }
@@ -201,7 +220,7 @@ pub fn polytope_state_space(
         let Some(sys) = linear::System::new(std::slice::from_ref(flow), &m0, &layout) else {
             return Ok(None);
         };
-        let stop = || limits.check().is_err();
+        let stop = limits.stopper();
         let Some(pi) = linear::linear_set(&mut dd.sets, &layout, &sys, max_nodes, &stop) else {
             limits.check()?;
             return Ok(None);
@@ -237,7 +256,6 @@ pub fn polytope_state_space(
         succ_bounds.push(sb);
         enabled.push(as_set(interval::enabled_box(&layout, &arcs)));
     }
-    let stop = || limits.check().is_err();
     let proved = certify::certify(
         &mut dd,
         net,
@@ -250,10 +268,14 @@ pub fn polytope_state_space(
             layout: &layout,
         },
         t_flows,
-        &stop,
+        stop,
     );
     stopped(&dd)?;
     limits.check()?;
+    if stop() {
+        // a memory limit met again after it stopped the certificate
+        return Err(Interrupted::Memory);
+    }
     if let Some(proof) = proved {
         let states = proof.states;
         let metrics = figures::figures(&mut dd, &layout, states, &all_arcs, &enabled, limits)?;

@@ -63,8 +63,13 @@ pub fn trim_unreachable(
         // a candidate stays when no transition produces it from a marking of p \ U: within
         // p, the successors by t of p \ U are boxes[t] less images[t]
         for (t, &b) in boxes.iter().enumerate() {
-            if cand.is_empty() || stop() {
+            if cand.is_empty() {
                 break;
+            }
+            // stopped: `cand` may hold markings some transition produces from `p \ U`, which
+            // must never be taken for unreachable (issue 50)
+            if stop() {
+                return None;
             }
             let produced = dd.sets.intersect(cand, b);
             if produced.is_empty() {
@@ -72,9 +77,6 @@ pub fn trim_unreachable(
             }
             let produced = dd.sets.minus(produced, images[t]);
             cand = dd.sets.minus(cand, produced);
-        }
-        if stop() {
-            return None;
         }
         u = dd.sets.union(u, cand);
         rounds += 1;

@@ -43,6 +43,9 @@ impl Default for Tok {
 /// ([`Kernel::prefetch_firings`]).
 const FIRE_AHEAD: usize = 4;
 
+/// A frame's window growth (in local states) from which the limits are checked at once.
+const WIDE_GROWTH: usize = 1 << 16;
+
 /// What one level does under a [`Tok`] (decided once per node, applied to every edge).
 pub(super) enum LevelStep {
     /// The level is left unchanged; continue with the token below.
@@ -438,7 +441,8 @@ impl Kernel<'_> {
 
     /// `buf[j] ∪= r` in frame `k`, queueing `j` if it grew.
     pub(super) fn merge_into_frame(&mut self, k: usize, j: usize, r: NodeId) {
-        if r.is_empty() || self.window_too_wide(k, j) {
+        // once interrupted the run's result is dropped: no window grows any more
+        if r.is_empty() || self.e.interrupted.is_some() || self.window_too_wide(k, j) {
             return;
         }
         let old = self.e.frames[k].get(j);
@@ -452,6 +456,14 @@ impl Kernel<'_> {
             if d > 0 {
                 let m0 = fr.marks as usize;
                 e.queued.splice(m0..m0, std::iter::repeat_n(false, d));
+                // a window grown by millions of local states (token counts in blocks of
+                // millions, issue 50's ovf4e) costs as much as millions of steps, which the
+                // ticks do not count: the limits are checked here too
+                if d >= WIDE_GROWTH {
+                    if let Err(i) = e.limits.check() {
+                        e.interrupted = Some(i);
+                    }
+                }
             }
             let m = fr.marks as usize + j - fr.lo as usize;
             if e.queued.len() <= m {

@@ -187,7 +187,7 @@ impl Kernel<'_> {
             _ => None,
         }));
         let held: &mut dyn Purge = &mut *self.c;
-        self.dd.collect_with(&sets, &rels, &mut [held]);
+        self.dd.collect_in_flight(&sets, &rels, &mut [held]);
         let live = self.dd.sets.nodes_now();
         self.report(|| format!("collected garbage, {live} nodes live"));
     }

@@ -1,0 +1,61 @@
+//! The bounding semantics as the user sees it (`saturn check --json`, default flags): on a chain
+//! whose `P=? [ F "good" ]` is exactly 0.5 (issue 45's example), thresholds at the exact value
+//! are never decided the wrong way, `filter(count, ...)` and the nested `P=? [ F P>=0.5 [...] ]`
+//! give bounds that contain the exact answers, and every number's bounds contain it.
+
+use assert_cmd::Command;
+
+/// `P(F good)` is 1/2 from s=0 and s=1 (s=1 goes back to 0, to good or to bad at equal
+/// rates: p = (p + 1 + 0) / 3), 1 in good, 0 in bad: three states satisfy `P>=0.5`, all but
+/// bad satisfy it for `P=? [ F P>=0.5 ... ]`, which is 1 from s=0.
+const HALF: &str = "ctmc\nmodule m\n  s : [0..3] init 0;\n  [] s=0 -> 1 : (s'=1);\n  \
+[] s=1 -> 1 : (s'=0) + 1 : (s'=2) + 1 : (s'=3);\n  [] s=2 -> 1 : (s'=2);\n  [] s=3 -> 1 : (s'=3);\n\
+endmodule\nlabel \"good\" = s=2;\nrewards \"r\"\n  s<2 : 2;\nendrewards\n";
+
+const PROPS: &str = "P=? [ F \"good\" ]\nP>=0.5 [ F \"good\" ]\nP<0.5 [ F \"good\" ]\n\
+filter(count, P>=0.5 [ F \"good\" ])\nP=? [ F P>=0.5 [ F \"good\" ] ]\nS=? [ s=2 ]\n\
+R{\"r\"}=? [ F s>=2 ]\nfilter(forall, P>=0.5 [ F \"good\" ] => s<2)\n";
+
+fn check(engine: &str) -> Vec<serde_json::Value> {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ctmc_bounds-{}-{engine}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("half.sm"), HALF).expect("write");
+    std::fs::write(dir.join("half.csl"), PROPS).expect("write");
+    let out = Command::cargo_bin("saturn")
+        .expect("the saturn binary")
+        .current_dir(&dir)
+        .args(["check", "half.sm", "--props", "half.csl", "--json", "--engine", engine])
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v["properties"].as_array().expect("properties").clone()
+}
+
+/// The bounds of property `k` contain `x` (and are guaranteed).
+fn contains(p: &[serde_json::Value], k: usize, x: f64) {
+    let (lo, hi) = (p[k]["lower"].as_f64(), p[k]["upper"].as_f64());
+    let (lo, hi) = (lo.expect("lower"), hi.expect("upper"));
+    assert!(lo <= x && x <= hi, "property {}: [{lo}, {hi}] excludes {x}: {}", k + 1, p[k]);
+    assert_eq!(p[k]["guaranteed"], true, "{}", p[k]);
+}
+
+#[test]
+fn thresholds_at_the_exact_value_are_never_decided_wrongly() {
+    for engine in ["sparse", "symbolic"] {
+        let p = check(engine);
+        contains(&p, 0, 0.5);
+        assert!(p[0]["upper"].as_f64().unwrap() - p[0]["lower"].as_f64().unwrap() <= 1e-6);
+        // P>=0.5: true or undecided (null), never false; P<0.5: false or undecided
+        assert!(p[1]["result"] == true || p[1]["result"].is_null(), "{}", p[1]);
+        assert!(p[2]["result"] == false || p[2]["result"].is_null(), "{}", p[2]);
+        contains(&p, 3, 3.0);
+        contains(&p, 4, 1.0);
+        contains(&p, 5, 0.5);
+        // expected reward until s>=2 from s=0: 2 per time unit, 1/1 time in s=0 and 1/3 in s=1
+        // per visit, visits to s=1: 3/2 -> 2 * (3/2 * (1 + 1/3)) = 4
+        contains(&p, 6, 4.0);
+        // s=2 (good, P=1) does not satisfy s<2: decided false whatever the bounds at s=0,1
+        assert_eq!(p[7]["result"], false, "{}", p[7]);
+    }
+}

@@ -1,0 +1,216 @@
+//! Uniformization (thesis section 2.3.2) with guaranteed bounds (thesis 7.1): the backward
+//! transient vectors `sum_k psi(k; q t) P^k x` of the uniformised chain `P = I + (R - diag h)/q`,
+//! over any engine's rate matrix (the explicit sparse one or the EV*MDD one, through
+//! [`Chain::with_transposed`]: `R x` is `x^T R^T`).
+//!
+//! Every result is a pair of vectors `lo <= exact <= hi`: the Poisson probabilities of the
+//! window are bounded on both sides ([`PoissonWindow::prob_lo`], [`PoissonWindow::prob_hi`]), and
+//! the mass outside it is charged at the extreme values the iterates can take (`P` is stochastic,
+//! so every `P^k x` stays within `[min x, max x]`).
+
+use super::poisson::{fox_glynn, PoissonWindow};
+use crate::props::CheckError;
+use crate::solve::SolveError;
+use crate::{Chain, RateMatrix};
+
+/// Progress of a transient iteration: the step `k` and the window's last step. Return `false`
+/// to stop (the computation then fails with [`SolveError::Interrupted`]).
+pub type StepProgress<'a> = &'a mut dyn FnMut(usize, usize) -> bool;
+
+/// Guaranteed bounds on a vector, and how they were computed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bounds {
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
+    /// Matrix-vector products computed (the window's right end).
+    pub iterations: usize,
+    /// The uniformization rate `q`.
+    pub rate: f64,
+    /// The Poisson window `[left, right]`.
+    pub window: (usize, usize),
+}
+
+/// PRISM's uniformization rate: 1.02 times the largest exit rate (1 for a chain without any
+/// transition: `P = I`).
+pub fn uniformization_rate(exit: &[f64]) -> f64 {
+    let m = exit.iter().copied().fold(0.0, f64::max);
+    if m > 0.0 {
+        1.02 * m
+    } else {
+        1.0
+    }
+}
+
+/// The truncation target of the Poisson window: a small part of `epsilon`, since the window
+/// grows only as the square root of `ln(1/eps)`.
+fn window_eps(epsilon: f64) -> f64 {
+    (epsilon * 1e-3).clamp(1e-300, 1e-8)
+}
+
+/// The uniformised backward step `y = x + (R x - h x) / q` on the states not `fixed`; the fixed
+/// states keep their value (absorbing states of the transformed chain).
+struct Stepper<'a> {
+    rt: &'a dyn RateMatrix,
+    exit: &'a [f64],
+    fixed: &'a [bool],
+    q: f64,
+    rx: Vec<f64>,
+}
+
+impl Stepper<'_> {
+    fn step(&mut self, x: &mut [f64]) {
+        self.rx.iter_mut().for_each(|v| *v = 0.0);
+        self.rt.vec_mul_add(x, &mut self.rx);
+        for i in 0..x.len() {
+            if !self.fixed[i] {
+                x[i] += (self.rx[i] - self.exit[i] * x[i]) / self.q;
+            }
+        }
+    }
+}
+
+fn min_max(x: &[f64]) -> (f64, f64) {
+    x.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))
+}
+
+/// Bounds on `sum_k psi(k; q t) P^k x0` for every state, where `P` is the uniformised chain
+/// with the `fixed` states made absorbing: the probability-weighted values at time `t` of a
+/// backward transient analysis (PRISM's `P=? [ a U<=t b ]` with `x0` = the indicator of `b`,
+/// `b` and `!a & !b` fixed; `I=t` rewards with `x0` the state rewards).
+pub fn backward_transient(
+    chain: &dyn Chain,
+    fixed: &[bool],
+    x0: &[f64],
+    t: f64,
+    epsilon: f64,
+    progress: StepProgress<'_>,
+) -> Result<Bounds, CheckError> {
+    weighted_sum(chain, fixed, x0, t, epsilon, Weights::Point, progress)
+}
+
+/// Bounds on the expected reward accumulated up to time `t`, `E[int_0^t rho(X_u) du]`, from
+/// every state (PRISM's `R=? [ C<=t ]`), by uniformization:
+/// `sum_k (1/q) P(N > k) P^k rho` with `N ~ Poisson(q t)`.
+pub fn cumulative(
+    chain: &dyn Chain,
+    rho: &[f64],
+    t: f64,
+    epsilon: f64,
+    progress: StepProgress<'_>,
+) -> Result<Bounds, CheckError> {
+    let fixed = vec![false; rho.len()];
+    weighted_sum(chain, &fixed, rho, t, epsilon, Weights::Cumulative, progress)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Weights {
+    /// `psi(k)`.
+    Point,
+    /// `(1/q) P(N > k)`.
+    Cumulative,
+}
+
+fn weighted_sum(
+    chain: &dyn Chain,
+    fixed: &[bool],
+    x0: &[f64],
+    t: f64,
+    epsilon: f64,
+    kind: Weights,
+    progress: StepProgress<'_>,
+) -> Result<Bounds, CheckError> {
+    if !(t >= 0.0 && t.is_finite()) {
+        return Err(CheckError::Eval(format!(
+            "a time bound must be finite and non-negative, got {t}"
+        )));
+    }
+    let n = chain.len();
+    let exit = chain.exit();
+    let q = uniformization_rate(exit);
+    let lambda = q * t;
+    if !lambda.is_finite() || lambda > 1e9 {
+        return Err(CheckError::Eval(format!(
+            "q t = {lambda:e} is too large for uniformization (rate {q}, time {t})"
+        )));
+    }
+    let w = fox_glynn(lambda, window_eps(epsilon));
+    let (xmin, xmax) = if n == 0 { (0.0, 0.0) } else { min_max(x0) };
+    // shifted to be non-negative: P^k (x - c) = P^k x - c
+    let mut x: Vec<f64> = x0.iter().map(|&v| v - xmin).collect();
+    let (mut acc_lo, mut acc_hi) = (vec![0.0; n], vec![0.0; n]);
+    let right = w.right();
+    let coef = coefficients(&w, kind, q);
+    let mut out = None;
+    chain.with_transposed(&mut |rt| {
+        let mut s = Stepper {
+            rt,
+            exit,
+            fixed,
+            q,
+            rx: vec![0.0; n],
+        };
+        for k in 0..=right {
+            if k > 0 {
+                if !progress(k, right) {
+                    return Err(SolveError::Interrupted.into());
+                }
+                s.step(&mut x);
+            }
+            let (cl, ch) = coef(k);
+            if ch > 0.0 {
+                for i in 0..n {
+                    acc_lo[i] += cl * x[i];
+                    acc_hi[i] += ch * x[i];
+                }
+            }
+        }
+        out = Some(());
+        Ok(())
+    })?;
+    debug_assert!(out.is_some());
+    let spread = xmax - xmin;
+    let (base, missing) = match kind {
+        Weights::Point => (xmin, w.outside() * spread),
+        // sum_k (1/q) P(N > k) = E[N] / q = t exactly; what lies beyond the window is at most
+        // the expected excess of N over it, times the spread, over q
+        Weights::Cumulative => (xmin * t, w.excess_beyond_right() * spread / q),
+    };
+    let lo = acc_lo.iter().map(|&a| base + a).collect();
+    let hi = acc_hi.iter().map(|&a| base + a + missing).collect();
+    Ok(Bounds {
+        lo,
+        hi,
+        iterations: right,
+        rate: q,
+        window: (w.left, right),
+    })
+}
+
+/// The weight bounds `(lo, hi)` of step `k`.
+fn coefficients(w: &PoissonWindow, kind: Weights, q: f64) -> impl Fn(usize) -> (f64, f64) + '_ {
+    let right = w.right();
+    // suffix[j] = sum of the weights of steps left + j ..= right
+    let mut suffix = vec![0.0; w.weights.len() + 1];
+    for j in (0..w.weights.len()).rev() {
+        suffix[j] = suffix[j + 1] + w.weights[j];
+    }
+    let slack = w.slack();
+    move |k| match kind {
+        Weights::Point => {
+            if k < w.left {
+                (0.0, 0.0)
+            } else {
+                (w.prob_lo(k), w.prob_hi(k))
+            }
+        }
+        Weights::Cumulative => {
+            // P(N > k) over the window's steps k+1..=right, plus (upper) all that lies outside
+            let from = (k + 1).max(w.left);
+            let inside = if from > right { 0.0 } else { suffix[from - w.left] };
+            let lo = inside / (w.total + w.tail) * (1.0 - slack);
+            let hi = ((inside + w.tail) / w.total * (1.0 + slack)).min(1.0);
+            (lo / q, hi / q)
+        }
+    }
+}

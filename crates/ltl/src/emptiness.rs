@@ -1,0 +1,264 @@
+//! On-the-fly emptiness of the product of a system (a Kripke structure given by its successor
+//! function) with a [`Tgba`]: Couvreur's SCC-based algorithm (FM'99) for generalized Büchi
+//! acceptance, one depth-first search that merges the roots of a cycle and stops at the first
+//! strongly connected component whose transitions meet every acceptance set. The product is
+//! built as the search goes, so a counterexample is often found long before the system's
+//! state space is complete.
+
+use std::hash::{BuildHasher, Hash};
+use std::time::Instant;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+
+use crate::tgba::Tgba;
+
+/// A transition system whose states are labelled with atoms.
+pub trait System {
+    type State: Clone + Eq + Hash;
+    fn initial(&mut self) -> Self::State;
+    /// The successors of `s` (never empty: a system with deadlocks gives them a successor by
+    /// its deadlock convention).
+    fn successors(&mut self, s: &Self::State, out: &mut Vec<Self::State>);
+    /// The truth of each atom of `atoms` in `s`, into `out` (as long as `atoms`).
+    fn values(&mut self, s: &Self::State, atoms: &[u32], out: &mut [bool]);
+    /// The bytes a stored state takes (for the memory limit).
+    fn bytes(&self, s: &Self::State) -> usize;
+}
+
+/// When to give up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    /// The memory the stored states may take (estimate, bytes).
+    pub max_bytes: Option<usize>,
+}
+
+/// Why the search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    #[error("the time limit was reached")]
+    Deadline,
+    #[error("the memory limit was reached")]
+    Memory,
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Is there an accepting run (the language of the product is not empty)?
+    pub accepting: bool,
+    /// Product states and system states stored.
+    pub product_states: usize,
+    pub system_states: usize,
+}
+
+/// The system's states seen so far, numbered.
+struct Interned<S> {
+    states: Vec<S>,
+    table: HashTable<u32>,
+    hasher: FxBuildHasher,
+    bytes: usize,
+}
+
+impl<S: Clone + Eq + Hash> Interned<S> {
+    fn new() -> Self {
+        Interned {
+            states: Vec::new(),
+            table: HashTable::new(),
+            hasher: FxBuildHasher,
+            bytes: 0,
+        }
+    }
+    /// The number of `s`, and whether it is new.
+    fn intern(&mut self, s: &S, bytes: impl FnOnce(&S) -> usize) -> (u32, bool) {
+        let h = self.hasher.hash_one(s);
+        let states = &self.states;
+        if let Some(&i) = self.table.find(h, |&i| states[i as usize] == *s) {
+            return (i, false);
+        }
+        let i = self.states.len() as u32;
+        self.bytes += bytes(s) + 16;
+        self.states.push(s.clone());
+        let (states, hasher) = (&self.states, &self.hasher);
+        self.table
+            .insert_unique(h, i, |&j| hasher.hash_one(&states[j as usize]));
+        (i, true)
+    }
+}
+
+/// A product state on the search stack, with its successors (product number, acceptance).
+struct Frame {
+    id: u32,
+    succ: Vec<(u32, u64)>,
+    pos: usize,
+}
+
+/// Is there a run of `sys` accepted by `aut`? (`aut` is the automaton of the negation of the
+/// property: an accepting run is a counterexample.)
+pub fn accepting_run<Sys: System>(
+    sys: &mut Sys,
+    aut: &Tgba,
+    limits: Limits,
+) -> Result<Outcome, Stopped> {
+    // the atoms the automaton reads, densely numbered
+    let mut atoms: Vec<u32> = aut
+        .edges
+        .iter()
+        .flatten()
+        .flat_map(|e| e.label.iter().map(|l| l.0))
+        .collect();
+    atoms.sort_unstable();
+    atoms.dedup();
+    let all = aut.all_acc();
+    let mut system: Interned<Sys::State> = Interned::new();
+    // per system state: its valuation of `atoms` (bitset) and successors (when computed)
+    let words = atoms.len().div_ceil(64).max(1);
+    let mut values: Vec<u64> = Vec::new();
+    let mut product: FxHashMapU64 = FxHashMapU64::default();
+    // per product state: (system state, automaton state), dfs number (0: dead)
+    let mut pstate: Vec<(u32, u32)> = Vec::new();
+    let mut num: Vec<u32> = Vec::new();
+    let mut live: Vec<u32> = Vec::new();
+    let mut roots: Vec<(u32, u64)> = Vec::new();
+    let mut arcs: Vec<u64> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut counter = 0u32;
+    let mut buf = Vec::new();
+    let mut succ_of: Vec<Option<Box<[u32]>>> = Vec::new();
+
+    let add_system = |sys: &mut Sys,
+                      system: &mut Interned<Sys::State>,
+                      values: &mut Vec<u64>,
+                      s: &Sys::State|
+     -> u32 {
+        let (i, new) = system.intern(s, |s| sys.bytes(s));
+        if new {
+            let base = values.len();
+            values.resize(base + words, 0);
+            let mut v = vec![false; atoms.len()];
+            sys.values(s, &atoms, &mut v);
+            for (k, _) in v.iter().enumerate().filter(|x| *x.1) {
+                values[base + k / 64] |= 1 << (k % 64);
+            }
+        }
+        i
+    };
+    let init = sys.initial();
+    let s0 = add_system(sys, &mut system, &mut values, &init);
+    let mut steps = 0u64;
+    // push product state (s, q) reached by an arc with acceptance `acc`
+    macro_rules! push {
+        ($id:expr, $acc:expr) => {{
+            let id: u32 = $id;
+            counter += 1;
+            num[id as usize] = counter;
+            live.push(id);
+            roots.push((counter, 0));
+            arcs.push($acc);
+            let (s, q) = pstate[id as usize];
+            // the system's successors of s, computed once per system state
+            if succ_of.len() <= s as usize {
+                succ_of.resize(s as usize + 1, None);
+            }
+            if succ_of[s as usize].is_none() {
+                let state = system.states[s as usize].clone();
+                buf.clear();
+                sys.successors(&state, &mut buf);
+                let mut v = Vec::with_capacity(buf.len());
+                for t in std::mem::take(&mut buf) {
+                    v.push(add_system(sys, &mut system, &mut values, &t));
+                }
+                system.bytes += 4 * v.len() + 16;
+                succ_of[s as usize] = Some(v.into_boxed_slice());
+            }
+            let succ_sys = succ_of[s as usize].as_deref().unwrap_or(&[]);
+            let val = &values[s as usize * words..(s as usize + 1) * words];
+            let holds = |a: u32| {
+                let k = atoms.binary_search(&a).expect("atom listed");
+                val[k / 64] >> (k % 64) & 1 == 1
+            };
+            let mut succ = Vec::new();
+            for e in &aut.edges[q as usize] {
+                if !e.enabled(holds) {
+                    continue;
+                }
+                for &t in succ_sys {
+                    let key = (t as u64) << 32 | e.to as u64;
+                    let next = pstate.len() as u32;
+                    let p = *product.entry(key).or_insert(next);
+                    if p == next {
+                        pstate.push((t, e.to));
+                        num.push(u32::MAX);
+                    }
+                    succ.push((p, e.acc));
+                }
+            }
+            stack.push(Frame { id, succ, pos: 0 });
+        }};
+    }
+    product.insert((s0 as u64) << 32, 0);
+    pstate.push((s0, 0));
+    num.push(u32::MAX);
+    push!(0, 0);
+    // num: u32::MAX = never visited, 0 = dead (its SCC is done), else the dfs number
+    while let Some(top) = stack.last_mut() {
+        steps += 1;
+        if steps.is_multiple_of(4096) {
+            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stopped::Deadline);
+            }
+            let bytes = system.bytes + pstate.len() * 40 + values.len() * 8;
+            if limits.max_bytes.is_some_and(|m| bytes > m) {
+                return Err(Stopped::Memory);
+            }
+        }
+        if top.pos < top.succ.len() {
+            let (t, acc) = top.succ[top.pos];
+            top.pos += 1;
+            match num[t as usize] {
+                u32::MAX => push!(t, acc),
+                0 => {}
+                nt => {
+                    // a cycle: merge the roots above t's
+                    let mut a = acc;
+                    while roots.last().is_some_and(|r| r.0 > nt) {
+                        let (_, racc) = roots.pop().unwrap_or((0, 0));
+                        a |= racc | arcs.pop().unwrap_or(0);
+                    }
+                    if let Some(r) = roots.last_mut() {
+                        r.1 |= a;
+                        if r.1 & all == all {
+                            return Ok(Outcome {
+                                accepting: true,
+                                product_states: pstate.len(),
+                                system_states: system.states.len(),
+                            });
+                        }
+                    }
+                }
+            }
+        } else {
+            let id = top.id;
+            stack.pop();
+            if roots.last().is_some_and(|r| r.0 == num[id as usize]) {
+                roots.pop();
+                arcs.pop();
+                // the SCC rooted at id is done: every live state from id up
+                while let Some(x) = live.pop() {
+                    num[x as usize] = 0;
+                    if x == id {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Ok(Outcome {
+        accepting: false,
+        product_states: pstate.len(),
+        system_states: system.states.len(),
+    })
+}
+
+type FxHashMapU64 = rustc_hash::FxHashMap<u64, u32>;

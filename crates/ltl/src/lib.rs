@@ -1,0 +1,103 @@
+//! LTL model checking by the automata-theoretic approach: `A φ` holds when no run of the system
+//! is accepted by the automaton of `¬φ`.
+//!
+//! - [`formula`]: LTL in negation normal form over numbered atoms, from Saturn's resolved path
+//!   formulas, with rewriting; the deadlock conventions ([`Deadlocks`]).
+//! - [`tgba`]: translation to a transition-based generalized Büchi automaton (tableau).
+//! - [`emptiness`]: on-the-fly emptiness of the product with a system (Couvreur's algorithm).
+//! - [`net`]: a Petri net as such a system.
+//! - [`lasso`]: the semantics on lasso words `u v^ω` (the oracle of the translation's tests).
+
+pub mod emptiness;
+pub mod formula;
+pub mod lasso;
+pub mod net;
+pub mod tgba;
+
+pub use emptiness::{Limits, Outcome, Stopped};
+pub use formula::{Atoms, Deadlocks, Ltl};
+pub use tgba::{Tgba, TranslateError};
+
+use saturn_logic::{PathFormula, StateFormula};
+use saturn_model::PetriNet;
+
+/// The automata states a translation may build.
+pub const MAX_AUTOMATON_STATES: usize = 100_000;
+
+/// The path formula `φ` of a state formula `A φ` (the resolver gives the CTL-shaped ones,
+/// `A G p`, as CTL operators; a formula without quantifier is `A` of itself); `None` for a
+/// formula with an `E` at the top.
+pub fn path_of(f: &StateFormula) -> Option<PathFormula> {
+    use PathFormula as P;
+    use StateFormula as S;
+    let st = |a: &S| Box::new(P::State(a.clone()));
+    Some(match f {
+        S::A(p) => p.as_ref().clone(),
+        S::AG(a) => P::G(st(a)),
+        S::AF(a) => P::F(st(a)),
+        S::AX(a) => P::X(st(a)),
+        S::AU(a, b) => P::U(st(a), st(b)),
+        S::E(_) | S::EG(_) | S::EF(_) | S::EX(_) | S::EU(..) => return None,
+        f => P::State(f.clone()),
+    })
+}
+
+/// The automaton of the negation of a path formula, with its atoms.
+#[derive(Clone, Debug)]
+pub struct NegatedProperty {
+    pub atoms: Atoms,
+    /// `¬φ` in negation normal form, rewritten.
+    pub formula: Ltl,
+    pub automaton: Tgba,
+}
+
+/// The automaton of `¬φ` read under `deadlocks`.
+pub fn negated(phi: &PathFormula, deadlocks: Deadlocks) -> Result<NegatedProperty, LtlError> {
+    let mut atoms = Atoms::default();
+    let formula = formula::from_path(phi, true, deadlocks, &mut atoms);
+    let automaton = tgba::translate(&formula, MAX_AUTOMATON_STATES)?;
+    Ok(NegatedProperty {
+        atoms,
+        formula,
+        automaton,
+    })
+}
+
+/// Why a formula was not decided.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LtlError {
+    #[error(transparent)]
+    Translate(#[from] TranslateError),
+    #[error(transparent)]
+    Atom(#[from] net::NestedQuantifier),
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+/// The verdict of `A φ` on a net, and the size of the product explored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub holds: bool,
+    pub automaton_states: usize,
+    pub product_states: usize,
+    pub markings: usize,
+}
+
+/// Does `A φ` hold in the initial marking of `net`, paths that reach a deadlock read by
+/// `deadlocks`? Explicit on-the-fly product ([`emptiness::accepting_run`]).
+pub fn check_net(
+    net: &PetriNet,
+    phi: &PathFormula,
+    deadlocks: Deadlocks,
+    limits: Limits,
+) -> Result<Verdict, LtlError> {
+    let p = negated(phi, deadlocks)?;
+    let mut sys = net::NetSystem::new(net, &p.atoms.formulas, deadlocks)?;
+    let o = emptiness::accepting_run(&mut sys, &p.automaton, limits)?;
+    Ok(Verdict {
+        holds: !o.accepting,
+        automaton_states: p.automaton.states.len(),
+        product_states: o.product_states,
+        markings: o.system_states,
+    })
+}
