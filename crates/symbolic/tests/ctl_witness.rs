@@ -124,6 +124,7 @@ proptest! {
         let n = sg.len();
         let all = vec![true; n];
         let not = |v: &[bool]| v.iter().map(|x| !x).collect::<Vec<bool>>();
+        let and = saturn_reference::ctl::and;
         let dead: Vec<bool> = (0..n).map(|s| space.successors[s].is_empty()).collect();
         let tops = [
             F::EX(b(&g)), F::AX(b(&g)), F::EF(b(&g)), F::AG(b(&g)), F::EU(b(&g), b(&h)),
@@ -153,12 +154,28 @@ proptest! {
                     let d = explicit.eu_distances(&a, &t)[0];
                     prop_assert_eq!(Some(w.len() as u32), d, "{:?} not shortest", f);
                 }
-                F::EG(_) => { prop_assert!(st.iter().all(|&s| sg[s])); prop_assert!(infinite); }
-                F::AF(_) => { prop_assert!(st.iter().all(|&s| !sg[s])); prop_assert!(infinite); }
+                F::EG(_) => {
+                    prop_assert!(st.iter().all(|&s| sg[s]));
+                    prop_assert!(infinite);
+                    let min = explicit.shortest_eg_witness(&sg);
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+                }
+                F::AF(_) => {
+                    prop_assert!(st.iter().all(|&s| !sg[s]));
+                    prop_assert!(infinite);
+                    let min = explicit.shortest_eg_witness(&not(&sg));
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+                }
                 F::AU(..) => {
                     prop_assert!(st[..st.len() - 1].iter().all(|&s| !sh[s]));
                     prop_assert!(!sh[last]);
                     prop_assert!(infinite || !sg[last], "{:?}", f);
+                    // the shorter of the two counterexamples: EG ¬h, or E[¬h U ¬g ∧ ¬h]
+                    let nh = not(&sh);
+                    let eg = explicit.shortest_eg_witness(&nh);
+                    let eu = explicit.eu_distances(&nh, &and(&not(&sg), &nh))[0].map(|d| d as usize);
+                    let min = eg.into_iter().chain(eu).min();
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
                 }
                 _ => unreachable!(),
             }
