@@ -53,7 +53,11 @@ enum Goal {
     Globally(NodeId),
     /// `¬A[a U b]`: a witness of `EG ¬b` (its set `eg`, when it holds) or a path within `¬b`
     /// into `¬a ∧ ¬b`.
-    Release { eg: Option<NodeId>, a: NodeId, b: NodeId },
+    Release {
+        eg: Option<NodeId>,
+        a: NodeId,
+        b: NodeId,
+    },
 }
 
 impl Checker<'_> {
