@@ -6,7 +6,7 @@
 //! and every EU method gives the same answers.
 
 use assert_cmd::Command;
-use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
+use saturn_logic::{Atom, StateFormula};
 use saturn_model::PetriNet;
 
 #[path = "../../../testsupport/shared.rs"]
@@ -121,14 +121,7 @@ fn every_eu_method_gives_the_same_answers() {
 
 /// `p >= 1` for the place named `name` of `net`.
 fn marked(net: &PetriNet, name: &str) -> StateFormula {
-    StateFormula::Atom(Atom {
-        lhs: LinExpr {
-            terms: vec![(net.place_index(name).unwrap(), 1)],
-            constant: 0,
-        },
-        op: CmpOp::Ge,
-        bound: 1,
-    })
+    StateFormula::Atom(Atom::marked(net.place_index(name).unwrap()))
 }
 
 /// The number of steps of the one witness in `saturn check`'s text output, and whether it says

@@ -112,8 +112,7 @@ proptest! {
         let Ok(space) = explore_petri(&net, 5_000) else { return Err(discard("unbounded or too large for the reference")) };
         let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
         let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
-        let index: HashMap<Vec<u64>, usize> =
-            space.markings.iter().enumerate().map(|(i, m)| (m.clone(), i)).collect();
+        let index = indices(&space);
         let model = net.to_model(&order).unwrap();
         let mut dd = Dd::new(model.num_levels());
         let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
@@ -196,14 +195,17 @@ proptest! {
 }
 
 fn at_least_one(p: usize) -> F {
-    F::Atom(Atom {
-        lhs: LinExpr {
-            terms: vec![(p, 1)],
-            constant: 0,
-        },
-        op: CmpOp::Ge,
-        bound: 1,
-    })
+    F::Atom(Atom::marked(p))
+}
+
+/// Each marking's index in `space`.
+fn indices(space: &saturn_reference::ExplicitStateSpace<Vec<u64>>) -> HashMap<Vec<u64>, usize> {
+    space
+        .markings
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.clone(), i))
+        .collect()
 }
 
 /// The witness of `EG g` in every contest net up to [`MCC_MAX_STATES`] markings, for `g` one of
@@ -227,12 +229,7 @@ fn mcc_eg_witnesses_are_shortest() {
         };
         let np = net.places.len();
         let order: Vec<usize> = (0..np).rev().collect();
-        let index: HashMap<Vec<u64>, usize> = space
-            .markings
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.clone(), i))
-            .collect();
+        let index = indices(&space);
         let model = net.to_model(&order).unwrap();
         for mode in [Deadlocks::Maximal, Deadlocks::SelfLoop] {
             let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
