@@ -65,7 +65,7 @@ pub struct CheckArgs {
     pub witness: bool,
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
     /// not shortest); `tcd` and `auto` a shortest one (least stem + cycle over every knot).
-    #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto)]
+    #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
     #[command(flatten)]
     pub generation: GenerationArgs,

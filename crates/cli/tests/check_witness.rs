@@ -227,3 +227,21 @@ fn eg_lassos_are_shortest_on_the_issue_nets() {
         eg_lassos_are_shortest(dir.to_str().unwrap(), &net, &[place]);
     }
 }
+
+/// `--witness-method` without `--witness` is refused, naming the missing flag (exit 2).
+#[test]
+fn witness_method_needs_witness() {
+    let out = saturn()
+        .args([
+            "check",
+            "philosophers:3",
+            "--ctl",
+            "EG Idle_0 >= 1",
+            "--witness-method",
+            "bfs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--witness"));
+}
