@@ -333,6 +333,29 @@ impl EgMethodArg {
     }
 }
 
+/// How `--witness` finds an `EG` lasso (and the `AF`/`AU` counterexamples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WitnessMethodArg {
+    /// The walk of thesis Figure 5.1: a valid lasso, not a shortest one.
+    Bfs,
+    /// A shortest lasso: the minimum over every knot of stem + cycle (thesis section 5.2,
+    /// Equation 5.1), by distance layers bounded by the walk (not the 2L-level TCD EV+MDD).
+    Tcd,
+    /// The shortest one (as `tcd`; the default).
+    Auto,
+}
+
+impl WitnessMethodArg {
+    pub fn witness_method(self) -> saturn_symbolic::ctl::WitnessMethod {
+        match self {
+            WitnessMethodArg::Bfs => saturn_symbolic::ctl::WitnessMethod::Bfs,
+            WitnessMethodArg::Tcd | WitnessMethodArg::Auto => {
+                saturn_symbolic::ctl::WitnessMethod::Layers
+            }
+        }
+    }
+}
+
 /// How `EG` is computed under `--fair`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FairMethodArg {

@@ -14,7 +14,7 @@ use saturn_logic::StateFormula;
 
 use crate::args::{
     DeadlocksArg, EgMethodArg, EuMethodArg, ExplicitArg, FairMethodArg, GenerationArgs, LimitArgs,
-    LtlDeadlocksArg,
+    LtlDeadlocksArg, WitnessMethodArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
@@ -59,10 +59,15 @@ pub struct CheckArgs {
     pub fair_method: FairMethodArg,
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
-    /// EX/AX, a lasso for EG/AF/AU; each replayed on the net before it is printed. With --ltl:
-    /// a run that violates a formula that fails (a lasso, or a path to a deadlock).
+    /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method); each replayed on the net
+    /// before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
+    /// a path to a deadlock).
     #[arg(long)]
     pub witness: bool,
+    /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
+    /// not shortest); `tcd` and `auto` a shortest one (least stem + cycle over every knot).
+    #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
+    pub witness_method: WitnessMethodArg,
     #[command(flatten)]
     pub generation: GenerationArgs,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -208,6 +213,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     checker.set_eu_method(a.eu_method.eu_method());
     checker.set_eg_method(a.eg_method.eg_method());
     checker.set_fair_method(a.fair_method.fair_method());
+    checker.set_witness_method(a.witness_method.witness_method());
     if let Err(e) = checker.set_fairness(&fair) {
         return Err(Failure::error(format!("{}: --fair: {e}", a.model)).into());
     }

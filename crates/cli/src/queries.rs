@@ -248,9 +248,14 @@ pub fn witness_text(model: &Model, w: &Witness) -> String {
         "path"
     };
     let mut t = format!(
-        "  witness ({kind}, {} steps)
+        "  witness ({kind}, {} steps, {})
 ",
-        w.len()
+        w.len(),
+        if w.shortest {
+            "shortest"
+        } else {
+            "not shortest"
+        }
     );
     t.push_str(&format!(
         "    0: initial: {}
@@ -276,8 +281,10 @@ pub fn witness_text(model: &Model, w: &Witness) -> String {
 }
 
 /// A witness as JSON: `kind` (`path` or `lasso`), `loop_start` (the state index the lasso
-/// returns to, or null), `steps`: the initial state (transition null) and one object per step,
-/// each with the `transition` fired and the `marking` reached (places with tokens).
+/// returns to, or null), `method` (`bfs`: the walk of Figure 5.1; `layers`: distance layers),
+/// `shortest` (a shortest witness of its formula), `steps`: the initial state (transition null)
+/// and one object per step, each with the `transition` fired and the `marking` reached (places
+/// with tokens).
 pub fn witness_json(model: &Model, w: &Witness) -> serde_json::Value {
     let marking = |s: &[u32]| {
         serde_json::Value::Object(
@@ -298,6 +305,8 @@ pub fn witness_json(model: &Model, w: &Witness) -> serde_json::Value {
     serde_json::json!({
         "kind": if w.loop_start.is_some() { "lasso" } else { "path" },
         "loop_start": w.loop_start,
+        "method": w.method.name(),
+        "shortest": w.shortest,
         "steps": steps,
     })
 }

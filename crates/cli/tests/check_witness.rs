@@ -1,9 +1,16 @@
 //! `saturn check --witness` and `--eu-method`: the JSON witness replays on the net (each
 //! transition enabled, each marking the firing's result), an EF witness is as long as the
-//! explicit shortest distance, and every EU method gives the same answers.
+//! explicit shortest distance, an EG lasso printed as a user runs the command (text, default
+//! flags) is as long as the explicit minimum (stem + cycle over every knot) in both deadlock
+//! readings, `--witness-method bfs` gives the walk of Figure 5.1 and says it is not shortest,
+//! and every EU method gives the same answers.
 
 use assert_cmd::Command;
+use saturn_logic::{Atom, StateFormula};
 use saturn_model::PetriNet;
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
 
 fn saturn() -> Command {
     Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
@@ -110,4 +117,131 @@ fn every_eu_method_gives_the_same_answers() {
         answers.push(r);
     }
     assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+}
+
+/// `p >= 1` for the place named `name` of `net`.
+fn marked(net: &PetriNet, name: &str) -> StateFormula {
+    StateFormula::Atom(Atom::marked(net.place_index(name).unwrap()))
+}
+
+/// The number of steps of the one witness in `saturn check`'s text output, and whether it says
+/// it is shortest.
+fn printed_steps(out: &str) -> (usize, bool) {
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("witness ("))
+        .unwrap_or_else(|| panic!("no witness printed:\n{out}"));
+    let (_, rest) = line.split_once(", ").unwrap();
+    let (n, rest) = rest.split_once(" steps, ").unwrap();
+    (n.parse().unwrap(), rest.starts_with("shortest)"))
+}
+
+/// `saturn check MODEL --ctl 'EG φ' --witness` as a user runs it, for each φ (a place marked,
+/// or not) and both deadlock readings: the printed lasso is exactly as long as the explicit
+/// minimum, and says it is shortest; `--witness-method bfs` prints a lasso no shorter, and the
+/// JSON says which method made it.
+fn eg_lassos_are_shortest(model: &str, net: &PetriNet, places: &[&str]) {
+    let space = saturn_reference::explore_petri(net, 1 << 16).unwrap();
+    for (flag, mode) in [
+        ("maximal", saturn_reference::Deadlocks::Maximal),
+        ("self-loop", saturn_reference::Deadlocks::SelfLoop),
+    ] {
+        let explicit = saturn_reference::CtlChecker::new(net, &space, mode);
+        for p in places {
+            for (text, phi) in [
+                (format!("EG {p} >= 1"), marked(net, p)),
+                (
+                    format!("EG !({p} >= 1)"),
+                    StateFormula::Not(Box::new(marked(net, p))),
+                ),
+            ] {
+                let min = explicit.shortest_eg_witness(&explicit.sat(&phi).unwrap());
+                let args = [
+                    "check",
+                    model,
+                    "--ctl",
+                    &text,
+                    "--witness",
+                    "--deadlocks",
+                    flag,
+                ];
+                let out = saturn().args(args).output().unwrap();
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let out = String::from_utf8(out.stdout).unwrap();
+                let Some(min) = min else {
+                    assert!(
+                        out.contains(" FALSE ") && !out.contains("witness ("),
+                        "{out}"
+                    );
+                    continue;
+                };
+                assert_eq!(
+                    printed_steps(&out),
+                    (min, true),
+                    "{model} {text} --deadlocks {flag}:\n{out}"
+                );
+                let v = json(&[&args[..], &["--json", "--witness-method", "bfs"]].concat());
+                let w = &v["formulas"][0]["witness"];
+                assert_eq!(
+                    (w["method"].as_str(), w["shortest"].as_bool()),
+                    (Some("bfs"), Some(false))
+                );
+                assert!(replay(net, w) >= min, "{model} {text}");
+                let v = json(&[&args[..], &["--json"]].concat());
+                let w = &v["formulas"][0]["witness"];
+                assert_eq!(
+                    (w["method"].as_str(), w["shortest"].as_bool()),
+                    (Some("layers"), Some(true))
+                );
+                assert_eq!(replay(net, w), min, "{model} {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn eg_lassos_are_shortest_on_a_generated_net() {
+    let net = saturn_model::families::generate("philosophers", 4).unwrap();
+    eg_lassos_are_shortest("philosophers:4", &net, &["Idle_0", "HasL_1", "WaitR_2"]);
+}
+
+/// The two nets of issue 47: Philosophers-PT-000005 `EG Think_1 >= 1` (the walk took 6 steps,
+/// the minimum is 3) and Railroad-PT-005 `EG pl_P31_1 >= 1` (18, the minimum 10).
+#[test]
+fn eg_lassos_are_shortest_on_the_issue_nets() {
+    for (name, place) in [
+        ("Philosophers-PT-000005", "Think_1"),
+        ("Railroad-PT-005", "pl_P31_1"),
+    ] {
+        let Some(dir) = shared::existing(
+            shared::benchmarks(&format!("mcc/{name}")),
+            "the shortest EG witness of the issue's nets",
+        ) else {
+            continue;
+        };
+        let net = saturn_pnml::reader::read_pnml_file(&dir.join("model.pnml")).unwrap();
+        eg_lassos_are_shortest(dir.to_str().unwrap(), &net, &[place]);
+    }
+}
+
+/// `--witness-method` without `--witness` is refused, naming the missing flag (exit 2).
+#[test]
+fn witness_method_needs_witness() {
+    let out = saturn()
+        .args([
+            "check",
+            "philosophers:3",
+            "--ctl",
+            "EG Idle_0 >= 1",
+            "--witness-method",
+            "bfs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--witness"));
 }

@@ -86,6 +86,18 @@ pub struct Atom {
 }
 
 impl Atom {
+    /// `m(place) >= 1`: the place is marked.
+    pub fn marked(place: usize) -> Atom {
+        Atom {
+            lhs: LinExpr {
+                terms: vec![(place, 1)],
+                constant: 0,
+            },
+            op: CmpOp::Ge,
+            bound: 1,
+        }
+    }
+
     pub fn eval(&self, marking: &[u64]) -> bool {
         self.op.holds(self.lhs.eval(marking), self.bound as i128)
     }

@@ -7,6 +7,7 @@ pub mod ctl;
 pub mod explore;
 pub mod farkas;
 pub mod general;
+pub mod lasso;
 pub mod ltl;
 pub mod mcc;
 pub mod properties;

@@ -3,7 +3,10 @@
 //! operator over random arguments: a witness exists exactly when the E-formula holds (the
 //! A-formula fails); it replays on the Petri net itself (each transition enabled, each marking
 //! the result of the firing), its states satisfy what the operator demands, EF/EU/AG witnesses
-//! are as short as the explicit shortest distance, and EG/AF/AU lassos close.
+//! are as short as the explicit shortest distance, and EG/AF/AU lassos close and are as short
+//! as the explicit minimum (stem + cycle over every knot, or a maximal path to a deadlock). The
+//! contest nets of `../shared/benchmarks/mcc` up to [`MCC_MAX_STATES`] markings: `EG p >= 1` and
+//! `EG !(p >= 1)` for a few places `p`, both deadlock readings, the same.
 
 use std::collections::HashMap;
 
@@ -15,7 +18,16 @@ use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula as F};
 use saturn_model::PetriNet;
 use saturn_reference::strategies::{config, ctl_formula, discard, random_net};
 use saturn_reference::{explore_petri, CtlChecker};
-use saturn_symbolic::ctl::{Deadlocks, EuMethod, Witness};
+use saturn_symbolic::ctl::{Deadlocks, EuMethod, Witness, WitnessMethod};
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
+/// The contest instances checked: those of at most this many reachable markings.
+const MCC_MAX_STATES: usize = 3_000;
+
+/// The places of each contest net whose `EG` witnesses are checked (spread over the net).
+const MCC_PLACES: usize = 6;
 
 fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
     let mut m = vec![0u64; order.len()];
@@ -100,8 +112,7 @@ proptest! {
         let Ok(space) = explore_petri(&net, 5_000) else { return Err(discard("unbounded or too large for the reference")) };
         let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
         let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
-        let index: HashMap<Vec<u64>, usize> =
-            space.markings.iter().enumerate().map(|(i, m)| (m.clone(), i)).collect();
+        let index = indices(&space);
         let model = net.to_model(&order).unwrap();
         let mut dd = Dd::new(model.num_levels());
         let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
@@ -124,6 +135,7 @@ proptest! {
         let n = sg.len();
         let all = vec![true; n];
         let not = |v: &[bool]| v.iter().map(|x| !x).collect::<Vec<bool>>();
+        let and = saturn_reference::ctl::and;
         let dead: Vec<bool> = (0..n).map(|s| space.successors[s].is_empty()).collect();
         let tops = [
             F::EX(b(&g)), F::AX(b(&g)), F::EF(b(&g)), F::AG(b(&g)), F::EU(b(&g), b(&h)),
@@ -153,15 +165,107 @@ proptest! {
                     let d = explicit.eu_distances(&a, &t)[0];
                     prop_assert_eq!(Some(w.len() as u32), d, "{:?} not shortest", f);
                 }
-                F::EG(_) => { prop_assert!(st.iter().all(|&s| sg[s])); prop_assert!(infinite); }
-                F::AF(_) => { prop_assert!(st.iter().all(|&s| !sg[s])); prop_assert!(infinite); }
+                F::EG(_) => {
+                    prop_assert!(st.iter().all(|&s| sg[s]));
+                    prop_assert!(infinite);
+                    let min = explicit.shortest_eg_witness(&sg);
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+                }
+                F::AF(_) => {
+                    prop_assert!(st.iter().all(|&s| !sg[s]));
+                    prop_assert!(infinite);
+                    let min = explicit.shortest_eg_witness(&not(&sg));
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+                }
                 F::AU(..) => {
                     prop_assert!(st[..st.len() - 1].iter().all(|&s| !sh[s]));
                     prop_assert!(!sh[last]);
                     prop_assert!(infinite || !sg[last], "{:?}", f);
+                    // the shorter of the two counterexamples: EG ¬h, or E[¬h U ¬g ∧ ¬h]
+                    let nh = not(&sh);
+                    let eg = explicit.shortest_eg_witness(&nh);
+                    let eu = explicit.eu_distances(&nh, &and(&not(&sg), &nh))[0].map(|d| d as usize);
+                    let min = eg.into_iter().chain(eu).min();
+                    prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
                 }
                 _ => unreachable!(),
             }
         }
     }
+}
+
+fn at_least_one(p: usize) -> F {
+    F::Atom(Atom::marked(p))
+}
+
+/// Each marking's index in `space`.
+fn indices(space: &saturn_reference::ExplicitStateSpace<Vec<u64>>) -> HashMap<Vec<u64>, usize> {
+    space
+        .markings
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.clone(), i))
+        .collect()
+}
+
+/// The witness of `EG g` in every contest net up to [`MCC_MAX_STATES`] markings, for `g` one of
+/// `p >= 1` and `!(p >= 1)` and a few places `p`, in both deadlock readings: a shortest one
+/// replays on the net, stays in `g`, and is exactly as long as the explicit minimum; the walk of
+/// Figure 5.1 ([`WitnessMethod::Bfs`]) replays and is no shorter, and says it is not shortest.
+#[test]
+fn mcc_eg_witnesses_are_shortest() {
+    let Some(mut dirs) = shared::mcc_instances("the contest nets' shortest EG witnesses") else {
+        return;
+    };
+    shared::mcc_only(&mut dirs);
+    let mut checked = 0;
+    let mut longer = 0;
+    for d in &dirs {
+        let Ok(net) = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml")) else {
+            continue;
+        };
+        let Ok(space) = explore_petri(&net, MCC_MAX_STATES) else {
+            continue;
+        };
+        let np = net.places.len();
+        let order: Vec<usize> = (0..np).rev().collect();
+        let index = indices(&space);
+        let model = net.to_model(&order).unwrap();
+        for mode in [Deadlocks::Maximal, Deadlocks::SelfLoop] {
+            let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
+            let mut dd = Dd::new(model.num_levels());
+            // the default collection schedule (the proptest above collects every 64 nodes)
+            let mut checker = ctl_support::checker_collecting(&mut dd, &model, &order, mode, None);
+            for p in (0..MCC_PLACES).map(|j| j * np / MCC_PLACES) {
+                for g in [at_least_one(p), F::Not(b(&at_least_one(p)))] {
+                    let f = F::EG(b(&g));
+                    let sg = explicit.sat(&g).unwrap();
+                    let min = explicit.shortest_eg_witness(&sg);
+                    let what = format!("{}: {f:?} ({mode:?})", net.name);
+                    checker.set_witness_method(WitnessMethod::Layers);
+                    let w = checker.witness(&f).unwrap();
+                    assert_eq!(w.as_ref().map(Witness::len), min, "{what}: not shortest");
+                    let Some(w) = w else { continue };
+                    assert!(w.shortest && w.method == WitnessMethod::Layers, "{what}");
+                    let st = replay(&net, &model, &order, &index, &w, mode).unwrap();
+                    assert!(st.iter().all(|&s| sg[s]), "{what}: leaves the argument");
+                    checker.set_witness_method(WitnessMethod::Bfs);
+                    let walk = checker
+                        .witness(&f)
+                        .unwrap()
+                        .expect("the walk finds one too");
+                    replay(&net, &model, &order, &index, &walk, mode).unwrap();
+                    assert!(
+                        !walk.shortest && walk.method == WitnessMethod::Bfs,
+                        "{what}"
+                    );
+                    assert!(walk.len() >= w.len(), "{what}");
+                    longer += usize::from(walk.len() > w.len());
+                    checked += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{checked} EG witnesses shortest on the contest nets ({longer} walks longer)");
+    assert!(checked > 0 || !shared::required(), "no contest net checked");
 }

@@ -34,11 +34,13 @@ mod eu;
 mod fixpoints;
 mod global;
 mod sets;
+mod shortest;
 mod witness;
 
 pub use eg::{EgMethod, FairMethod};
 pub use eu::EuMethod;
 pub use global::GLOBAL_PROPERTIES;
+pub use shortest::WitnessMethod;
 pub use witness::Witness;
 
 /// What happens on a path that reaches a deadlock.
@@ -105,6 +107,7 @@ pub struct Checker<'d> {
     eu_method: EuMethod,
     eg_method: EgMethod,
     fair_method: FairMethod,
+    witness_method: WitnessMethod,
     /// The weak fairness sets (reachable states), empty without fairness.
     fair: Vec<NodeId>,
     /// The model (for the transitive closure's relations) and those relations, once built.
@@ -146,6 +149,7 @@ impl<'d> Checker<'d> {
             eu_method: EuMethod::default(),
             eg_method: EgMethod::default(),
             fair_method: FairMethod::default(),
+            witness_method: WitnessMethod::default(),
             fair: Vec::new(),
             model: model.clone(),
             closure_rels: None,
@@ -187,6 +191,12 @@ impl<'d> Checker<'d> {
     /// The EG algorithm used from now on without fairness (also for AF and AU).
     pub fn set_eg_method(&mut self, m: EgMethod) {
         self.eg_method = m;
+    }
+
+    /// How `EG` witnesses (and `AF`/`AU` counterexamples) are found from now on: shortest
+    /// ones by default.
+    pub fn set_witness_method(&mut self, m: WitnessMethod) {
+        self.witness_method = m;
     }
 
     /// The fair EG algorithm used from now on.

@@ -1,14 +1,17 @@
-//! Witnesses and counterexamples (issue 9 item 3): for `EF`/`EU` a *shortest* path, by
-//! backward distance layers from the target restricted to the constraint, then a forward walk
+//! Witnesses and counterexamples (issue 9 item 3, issue 47): for `EF`/`EU` a *shortest* path,
+//! by backward distance layers from the target restricted to the constraint, then a forward walk
 //! from the initial state that descends one layer per step; for `EX` one step; for `EG` a
-//! lasso by the walk of thesis Figure 5.1 (EGwitnessBFS); for a failing `AX`, `AF`, `AG`,
-//! `AU` the witness of the dual E-formula. The walk fires the model's events explicitly on
-//! single states; every witness is replayed on the model before it is returned.
+//! shortest lasso (module `shortest`, thesis section 5.2) or, with [`WitnessMethod::Bfs`], the
+//! lasso of the walk of thesis Figure 5.1 (EGwitnessBFS); for a failing `AX`, `AF`, `AG`, `AU`
+//! the witness of the dual E-formula (for `AU` the shorter of its two shapes). The walks fire the
+//! model's events explicitly on single states; every witness is replayed on the model before it
+//! is returned.
 
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
 use saturn_logic::StateFormula;
 
+use super::shortest::WitnessMethod;
 use super::{Checker, CtlError, Deadlocks};
 
 /// A path of the model from its initial state.
@@ -22,6 +25,11 @@ pub struct Witness {
     pub events: Vec<Option<usize>>,
     /// A lasso: the last state equals `states[l]`, and the path loops from there forever.
     pub loop_start: Option<usize>,
+    /// The algorithm that made it.
+    pub method: WitnessMethod,
+    /// Is it a shortest witness of its formula (false: the walk of Figure 5.1, valid but of no
+    /// guaranteed length)?
+    pub shortest: bool,
 }
 
 impl Witness {
@@ -43,6 +51,13 @@ enum Goal {
     Next(NodeId),
     /// A lasso, or a maximal path ending in a deadlock, within the EG set `q`.
     Globally(NodeId),
+    /// `¬A[a U b]`: a witness of `EG ¬b` (its set `eg`, when it holds) or a path within `¬b`
+    /// into `¬a ∧ ¬b`.
+    Release {
+        eg: Option<NodeId>,
+        a: NodeId,
+        b: NodeId,
+    },
 }
 
 impl Checker<'_> {
@@ -82,14 +97,15 @@ impl Checker<'_> {
             (F::AU(a, b), false) => {
                 // ¬A[a U b] = E[¬b U (¬a ∧ ¬b)] ∨ EG ¬b
                 let eg = StateFormula::EG(Box::new(StateFormula::Not(b.clone())));
-                if self.holds(&eg)? {
-                    Goal::Globally(self.sat(&eg)?)
+                let eg = if self.holds(&eg)? {
+                    Some(self.sat(&eg)?)
                 } else {
-                    let a = self.sat(a)?;
-                    let b = self.sat(b)?;
-                    let nb = self.not(b);
-                    let na = self.not(a);
-                    Goal::Until(nb, self.and(na, nb))
+                    None
+                };
+                Goal::Release {
+                    eg,
+                    a: self.sat(a)?,
+                    b: self.sat(b)?,
                 }
             }
             _ => return Ok(None),
@@ -97,12 +113,46 @@ impl Checker<'_> {
         let w = match goal {
             Goal::Next(a) => self.next_witness(a),
             Goal::Until(phi, psi) => self.shortest_path(phi, psi)?,
-            Goal::Globally(q) => self.eg_witness(q)?,
+            Goal::Globally(q) => self.globally_witness(q)?,
+            Goal::Release { eg, a, b } => self.release_witness(eg, a, b)?,
         };
         if let Some(w) = &w {
             self.replay(w).map_err(CtlError::Witness)?;
         }
         Ok(w)
+    }
+
+    /// A witness of `EG` whose satisfying set is `q`, by the checker's witness method.
+    fn globally_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        match self.witness_method {
+            WitnessMethod::Bfs => self.eg_witness(q),
+            WitnessMethod::Layers => self.shortest_eg_witness(q),
+        }
+    }
+
+    /// A counterexample of `A[a U b]` (the sets `a`, `b`; `eg` the set of `EG ¬b` when it
+    /// holds): with [`WitnessMethod::Bfs`] the lasso of `EG ¬b` when there is one, else the
+    /// shortest path of `E[¬b U (¬a ∧ ¬b)]`; with [`WitnessMethod::Layers`] the shorter of the
+    /// shortest witnesses of the two.
+    fn release_witness(
+        &mut self,
+        eg: Option<NodeId>,
+        a: NodeId,
+        b: NodeId,
+    ) -> Result<Option<Witness>, CtlError> {
+        let lasso = match (eg, self.witness_method) {
+            (None, _) => None,
+            (Some(q), WitnessMethod::Bfs) => return self.eg_witness(q),
+            (Some(q), WitnessMethod::Layers) => self.shortest_eg_witness(q)?,
+        };
+        let nb = self.not(b);
+        let na = self.not(a);
+        let end = self.and(na, nb);
+        let path = self.shortest_path(nb, end)?;
+        Ok(match (lasso, path) {
+            (Some(l), Some(p)) => Some(if p.len() < l.len() { p } else { l }),
+            (l, p) => l.or(p),
+        })
     }
 
     /// One step from the initial state into `a` (a deadlock's self-loop under
@@ -127,6 +177,8 @@ impl Checker<'_> {
             states: vec![s0, s1],
             events: vec![e],
             loop_start: None,
+            method: WitnessMethod::Layers,
+            shortest: true,
         })
     }
 
@@ -137,7 +189,8 @@ impl Checker<'_> {
     fn shortest_path(&mut self, phi: NodeId, psi: NodeId) -> Result<Option<Witness>, CtlError> {
         let mark = self.pins.len();
         let r = self.shortest_path_layers(phi, psi);
-        let out = r.map(|layers| layers.map(|l| self.descend(&l)));
+        let s0 = self.initial.clone();
+        let out = r.map(|layers| layers.map(|l| self.descend_from(&s0, &l)));
         self.pins.truncate(mark);
         out
     }
@@ -171,13 +224,16 @@ impl Checker<'_> {
         }
     }
 
-    /// The forward walk down the distance layers (`layers[d]` holds the initial state).
-    fn descend(&mut self, layers: &[NodeId]) -> Witness {
-        let mut s = self.initial.clone();
+    /// The forward walk from `start` down the distance layers (the last layer holds `start`,
+    /// `layers[d]` the states at distance `d` to the target `layers[0]`).
+    pub(super) fn descend_from(&mut self, start: &[u32], layers: &[NodeId]) -> Witness {
+        let mut s = start.to_vec();
         let mut w = Witness {
             states: vec![s.clone()],
             events: Vec::new(),
             loop_start: None,
+            method: WitnessMethod::Layers,
+            shortest: true,
         };
         for d in (0..layers.len() - 1).rev() {
             let (e, t) = self
@@ -196,7 +252,7 @@ impl Checker<'_> {
     /// the EG set `q` (every state of it has one, or is a deadlock) until a state repeats: a
     /// lasso; a deadlock ends a maximal path (under [`Deadlocks::SelfLoop`] it loops on
     /// itself). A successor already on the path is preferred, which closes the cycle early.
-    fn eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+    pub(super) fn eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
         let mut s = self.initial.clone();
         if !self.member(q, &s) {
             return Ok(None);
@@ -206,6 +262,8 @@ impl Checker<'_> {
             states: vec![s.clone()],
             events: Vec::new(),
             loop_start: None,
+            method: WitnessMethod::Bfs,
+            shortest: false,
         };
         index.insert(s.clone(), 0);
         loop {
