@@ -148,7 +148,9 @@ pub fn early_reachability(
 
 /// Answer every item without an early answer (`early[n]`, used as it is) with `checker`, each
 /// within an equal share of the time left (a formula finished early leaves its time to the next
-/// ones). Returns the lines and how many items could not be answered.
+/// ones); then the items stopped by their share are tried again, in order, each with an equal
+/// share of what is left (the checker keeps what it computed for them). Returns the lines and
+/// how many items could not be answered.
 pub fn answer_rest(
     checker: &mut Checker,
     items: &[Item],
@@ -156,52 +158,70 @@ pub fn answer_rest(
     net: &PetriNet,
     limits: Limits,
 ) -> (Vec<String>, usize) {
-    let mut lines = Vec::with_capacity(items.len());
-    let mut failed = 0;
-    let mut todo = early.iter().filter(|e| e.is_none()).count();
-    for (n, item) in items.iter().enumerate() {
-        if let Some(b) = early[n] {
-            lines.push(format!("FORMULA {} {} {TECHNIQUES}", item.id, word(b)));
-            continue;
-        }
-        let share = limits.deadline.map(|d| {
-            let left = d.saturating_duration_since(Instant::now());
-            Instant::now() + left / todo.max(1) as u32
-        });
-        todo = todo.saturating_sub(1);
-        checker.set_limits(Limits {
-            deadline: share,
-            ..limits
-        });
-        let word = match &item.what {
-            What::Query(Err(e)) => {
-                eprintln!("error: {e}");
-                None
+    let mut words: Vec<Option<String>> = early.iter().map(|e| e.map(|b| word(b).into())).collect();
+    let mut todo: Vec<usize> = (0..items.len()).filter(|&n| early[n].is_none()).collect();
+    for pass in 0..2 {
+        let mut again = Vec::new();
+        for (k, &n) in todo.iter().enumerate() {
+            let share = limits.deadline.map(|d| {
+                let left = d.saturating_duration_since(Instant::now());
+                Instant::now() + left / (todo.len() - k) as u32
+            });
+            checker.set_limits(Limits {
+                deadline: share,
+                ..limits
+            });
+            let item = &items[n];
+            let last = pass == 1;
+            words[n] = match &item.what {
+                What::Query(Err(e)) => {
+                    eprintln!("error: {e}");
+                    continue;
+                }
+                What::Query(Ok(q)) => match queries::answer(checker, q) {
+                    Ok(a) => Some(a.word()),
+                    Err(e) => {
+                        if last {
+                            eprintln!("{}: {e}", item.id);
+                        }
+                        None
+                    }
+                },
+                What::Global(p) => match checker.global_property(p, net.transitions.len()) {
+                    Ok(Some(b)) => Some(word(b).into()),
+                    Ok(None) => None,
+                    Err(e) => {
+                        if last {
+                            eprintln!("{}: {e}", item.id);
+                        }
+                        None
+                    }
+                },
+            };
+            if words[n].is_none() {
+                again.push(n);
             }
-            What::Query(Ok(q)) => match queries::answer(checker, q) {
-                Ok(a) => Some(a.word()),
-                Err(e) => {
-                    eprintln!("{}: {e}", item.id);
-                    None
-                }
-            },
-            What::Global(p) => match checker.global_property(p, net.transitions.len()) {
-                Ok(Some(b)) => Some(if b { "TRUE" } else { "FALSE" }.to_string()),
-                Ok(None) => None,
-                Err(e) => {
-                    eprintln!("{}: {e}", item.id);
-                    None
-                }
-            },
-        };
-        lines.push(match word {
+        }
+        todo = again;
+        if pass == 0 && !todo.is_empty() && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            for &n in &todo {
+                eprintln!("{}: not answered within the time limit", items[n].id);
+            }
+            break;
+        }
+    }
+    checker.set_limits(limits);
+    let mut failed = 0;
+    let lines = items
+        .iter()
+        .zip(&words)
+        .map(|(item, w)| match w {
             Some(w) => format!("FORMULA {} {w} {TECHNIQUES}", item.id),
             None => {
                 failed += 1;
                 format!("FORMULA {} CANNOT_COMPUTE", item.id)
             }
-        });
-    }
-    checker.set_limits(limits);
+        })
+        .collect();
     (lines, failed)
 }

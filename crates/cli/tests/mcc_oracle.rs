@@ -58,9 +58,11 @@ const GLOBAL: [&str; 5] = [
 /// Every line of an instance with at most this many states must be answered.
 const ALL_ANSWERED_UP_TO: u64 = 1_000_000;
 
-/// The `--timeout` of a run on a larger instance at most (they need not answer every line:
-/// the formulas left unanswered at 120 s were still unanswered at 300 s).
-const LARGE_TIMEOUT: u64 = 120;
+/// The `--timeout` of a run on a larger instance at most, the contest-scale budget of issue 49
+/// (they need not answer every line: the runs that took over 60 s under the test profile
+/// answered nothing more by 120 s, and the formulas left at 120 s were still unanswered at
+/// 300 s).
+const LARGE_TIMEOUT: u64 = 60;
 
 /// The share of the lines of the larger instances that must be answered.
 const LARGE_ANSWERED_PERCENT: usize = 95;
