@@ -76,5 +76,8 @@ fn saturation_collects_in_flight_under_the_production_schedule() {
             outside.push(m.to_vec());
         }
     });
-    assert!(outside.is_empty(), "unreachable states generated: {outside:?}");
+    assert!(
+        outside.is_empty(),
+        "unreachable states generated: {outside:?}"
+    );
 }

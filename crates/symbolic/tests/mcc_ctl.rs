@@ -70,8 +70,20 @@ fn limits(secs: u64) -> Limits {
     }
 }
 
+// the instances in two halves (alternate ones, by name), one test each, so the two run side by
+// side on two cores
 #[test]
-fn mcc_formula_and_global_property_oracles() {
+fn mcc_formula_and_global_property_oracles_first_half() {
+    oracles(0);
+}
+
+#[test]
+fn mcc_formula_and_global_property_oracles_second_half() {
+    oracles(1);
+}
+
+/// Half `half` (0 or 1) of the instances.
+fn oracles(half: usize) {
     let Some(mut dirs) = shared::mcc_instances("MCC CTL oracle test skipped") else {
         return;
     };
@@ -105,6 +117,31 @@ fn mcc_formula_and_global_property_oracles() {
             .collect();
         dirs.retain(|d| small.iter().any(|s| d.ends_with(s)));
         eprintln!("{} instances with at most {max} states", dirs.len());
+    }
+    // by decreasing size (INDEX.tsv), alternately to each half: halves of about equal work
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).unwrap_or_default();
+    let size = |d: &std::path::Path| {
+        index
+            .lines()
+            .filter_map(|r| {
+                let mut f = r.split('\t');
+                let name = f.next()?;
+                let states = f.nth(3)?.parse::<u64>().ok()?;
+                d.ends_with(name).then_some(states)
+            })
+            .next()
+            .unwrap_or(0)
+    };
+    dirs.sort_by_key(|d| std::cmp::Reverse(size(d)));
+    let dirs: Vec<_> = dirs
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == half)
+        .map(|(_, d)| d)
+        .collect();
+    if dirs.is_empty() {
+        eprintln!("no instance in this half");
+        return;
     }
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     for d in &dirs {

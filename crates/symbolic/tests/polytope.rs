@@ -19,7 +19,12 @@ use saturn_symbolic::Limits;
 /// What [`polytope_state_space`] takes besides the net: every place's structural bound (`None`
 /// when one has none), the P-semiflows, the minimal T-semiflows' supports when complete, and
 /// the places in file order or reversed.
-type Inputs = (Vec<u64>, Vec<Vec<(usize, i64)>>, Option<Vec<Vec<usize>>>, Vec<usize>);
+type Inputs = (
+    Vec<u64>,
+    Vec<Vec<(usize, i64)>>,
+    Option<Vec<Vec<usize>>>,
+    Vec<usize>,
+);
 
 fn inputs(net: &PetriNet, reversed: bool) -> Option<Inputs> {
     let lim = StructLimits::default();
@@ -453,8 +458,8 @@ fn a_stop_that_unfires_never_gives_a_partial_certificate() {
             .new_tree(&mut runner)
             .expect("a net")
             .current();
-        let trimmed = polytope(&net, false)
-            .is_some_and(|p| p.unreachable != num_bigint::BigUint::default());
+        let trimmed =
+            polytope(&net, false).is_some_and(|p| p.unreachable != num_bigint::BigUint::default());
         if !trimmed {
             continue;
         }
@@ -481,10 +486,7 @@ fn a_stop_that_unfires_never_gives_a_partial_certificate() {
         };
         run(&all);
         for n in 1..=all.polls.get() {
-            let once = OneStop {
-                n,
-                polls: 0.into(),
-            };
+            let once = OneStop { n, polls: 0.into() };
             if let Some(p) = run(&once) {
                 agrees(&net, &p).unwrap_or_else(|e| panic!("stopped at poll {n}: {e}"));
             }

@@ -153,7 +153,11 @@ fn two_workers_agree_with_plain_runs() {
         r.map(|(w, _)| w)
     );
     // a clean stop with its status (above); a generous margin, not a performance target
-    assert!(t0.elapsed() < Duration::from_secs(120), "{:?}", t0.elapsed());
+    assert!(
+        t0.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        t0.elapsed()
+    );
 }
 
 /// Generate `m`'s state space on `dd` under a step budget that starts at 16 and grows by

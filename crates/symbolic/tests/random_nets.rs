@@ -4,9 +4,9 @@
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use proptest::prelude::*;
-use saturn_reference::strategies::{config, discard, random_net};
 use saturn_model::PetriNet;
 use saturn_reference::explore_petri;
+use saturn_reference::strategies::{config, discard, random_net};
 use saturn_symbolic::metrics::state_space_metrics;
 use saturn_symbolic::{Direction, Limits, Method, Reach, Relations};
 
