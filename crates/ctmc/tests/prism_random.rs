@@ -232,7 +232,11 @@ impl Dense {
     fn reach_reward(&self, b: &[bool]) -> f64 {
         let n = self.states.len();
         // infinite unless `b` is reached with probability 1 (dense, not by graph)
-        let p1 = if b[self.init] { 1.0 } else { self.until(&vec![true; n], b) };
+        let p1 = if b[self.init] {
+            1.0
+        } else {
+            self.until(&vec![true; n], b)
+        };
         if p1 < 1.0 - 1e-12 {
             return f64::INFINITY;
         }
@@ -255,15 +259,33 @@ fn num(a: Answer) -> f64 {
 fn check_bounds(a: Answer, want: f64, what: &str) -> Result<(), TestCaseError> {
     let i = match a {
         Answer::Num(i) => i,
-        other => return Err(TestCaseError::fail(format!("{what}: a number expected, got {other:?}"))),
+        other => {
+            return Err(TestCaseError::fail(format!(
+                "{what}: a number expected, got {other:?}"
+            )))
+        }
     };
     if want.is_infinite() {
         prop_assert!(i.lo == want, "{}: [{}, {}] for {}", what, i.lo, i.hi, want);
         return Ok(());
     }
     let slack = 1e-10 * want.abs().max(1e-300);
-    prop_assert!(i.lo - slack <= want && want <= i.hi + slack, "{}: [{}, {}] excludes {}", what, i.lo, i.hi, want);
-    prop_assert!(i.width() <= 1e-6 * want.abs() + 1e-15, "{}: [{}, {}] wider than 1e-6 relative around {}", what, i.lo, i.hi, want);
+    prop_assert!(
+        i.lo - slack <= want && want <= i.hi + slack,
+        "{}: [{}, {}] excludes {}",
+        what,
+        i.lo,
+        i.hi,
+        want
+    );
+    prop_assert!(
+        i.width() <= 1e-6 * want.abs() + 1e-15,
+        "{}: [{}, {}] wider than 1e-6 relative around {}",
+        what,
+        i.lo,
+        i.hi,
+        want
+    );
     Ok(())
 }
 

@@ -51,8 +51,13 @@ fn expm(a: &Mat) -> Mat {
         s += 1;
     }
     let scale = f64::powi(2.0, s);
-    let b: Mat = a.iter().map(|r| r.iter().map(|v| v / scale).collect()).collect();
-    let mut term: Mat = (0..n).map(|i| (0..n).map(|j| f64::from(i == j)).collect()).collect();
+    let b: Mat = a
+        .iter()
+        .map(|r| r.iter().map(|v| v / scale).collect())
+        .collect();
+    let mut term: Mat = (0..n)
+        .map(|i| (0..n).map(|j| f64::from(i == j)).collect())
+        .collect();
     let mut sum = term.clone();
     for k in 1..40 {
         term = mul(&term, &b);
@@ -70,7 +75,9 @@ fn expm(a: &Mat) -> Mat {
 }
 
 fn apply(m: &Mat, x: &[f64]) -> Vec<f64> {
-    m.iter().map(|r| r.iter().zip(x).map(|(a, b)| a * b).sum()).collect()
+    m.iter()
+        .map(|r| r.iter().zip(x).map(|(a, b)| a * b).sum())
+        .collect()
 }
 
 /// A random program: `x` in `0..=m`, from each value a command with one or two updates (or
@@ -97,9 +104,10 @@ fn program() -> impl Strategy<Value = (String, i64)> {
                     let act = if kind == 1 { "go" } else { "" };
                     match kind {
                         0 => {} // a deadlock unless another command moves
-                        _ if r2 > 0.0 => text += &format!(
-                            "  [{act}] x={v} -> {r1} : (x'={a}) + {r2} : (x'={b});\n"
-                        ),
+                        _ if r2 > 0.0 => {
+                            text +=
+                                &format!("  [{act}] x={v} -> {r1} : (x'={a}) + {r2} : (x'={b});\n")
+                        }
                         _ => text += &format!("  [{act}] x={v} -> {r1} : (x'={a});\n"),
                     }
                 }
@@ -122,8 +130,11 @@ impl Dense {
     fn new(model: &saturn_model::GeneralModel) -> Dense {
         let ss = explore_general(model, 10_000).expect("explores");
         let states: Vec<Vec<i64>> = ss.states.iter().cloned().collect();
-        let index: BTreeMap<Vec<i64>, usize> =
-            states.iter().enumerate().map(|(i, s)| (s.clone(), i)).collect();
+        let index: BTreeMap<Vec<i64>, usize> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i))
+            .collect();
         let n = states.len();
         let mut r = vec![vec![0.0; n]; n];
         let mut state_reward = vec![0.0; n];
@@ -144,7 +155,13 @@ impl Dense {
             }
         }
         let init = index[&model.initial_states_explicit().expect("init")[0]];
-        Dense { states, r, state_reward, rate_reward, init }
+        Dense {
+            states,
+            r,
+            state_reward,
+            rate_reward,
+            init,
+        }
     }
 
     /// The generator times `t`, with the rows of `absorbing` states zero.
@@ -204,7 +221,9 @@ fn var_eq(k: i64) -> Expr {
 /// to the value where it exceeds 1).
 fn contains(a: &Answer, want: f64, eps: f64, what: &str) -> Result<(), TestCaseError> {
     let Answer::Num(i) = a else {
-        return Err(TestCaseError::fail(format!("{what}: a number expected, got {a:?}")));
+        return Err(TestCaseError::fail(format!(
+            "{what}: a number expected, got {a:?}"
+        )));
     };
     let slack = 1e-10 * want.abs().max(1.0);
     prop_assert!(

@@ -58,12 +58,20 @@ fn check_counterexample(
     };
     let mut letters: Vec<Vec<bool>> = m.iter().map(|x| letter(x)).collect();
     let lasso = match c.loop_start {
-        Some(l) => Lasso { dead_from: letters.len(), letters, loop_start: l },
+        Some(l) => Lasso {
+            dead_from: letters.len(),
+            letters,
+            loop_start: l,
+        },
         None => {
             // after a deadlock's end: one letter where nothing holds, repeated
             let n = letters.len();
             letters.push(vec![false; p.atoms.formulas.len()]);
-            Lasso { letters, loop_start: n, dead_from: n }
+            Lasso {
+                letters,
+                loop_start: n,
+                dead_from: n,
+            }
         }
     };
     if !lasso.satisfies(&p.formula) {

@@ -387,18 +387,34 @@ fn merged_weights(arcs: &[(&str, &str, u64)]) -> (u64, u64, u64) {
 /// beside a normal input arc of weight v needs max(v, w) tokens and takes v.
 #[test]
 fn parallel_arcs_merge_by_kind() {
-    assert_eq!(merged_weights(&[("in", "normal", 2), ("in", "normal", 3)]), (5, 0, 0));
+    assert_eq!(
+        merged_weights(&[("in", "normal", 2), ("in", "normal", 3)]),
+        (5, 0, 0)
+    );
     assert_eq!(
         merged_weights(&[("in", "inhibitor", 1), ("in", "inhibitor", 1)]),
         (0, 0, 1)
     );
     assert_eq!(
-        merged_weights(&[("in", "inhibitor", 5), ("in", "inhibitor", 2), ("in", "inhibitor", 7)]),
+        merged_weights(&[
+            ("in", "inhibitor", 5),
+            ("in", "inhibitor", 2),
+            ("in", "inhibitor", 7)
+        ]),
         (0, 0, 2)
     );
-    assert_eq!(merged_weights(&[("in", "test", 2), ("out", "test", 4)]), (4, 4, 0));
-    assert_eq!(merged_weights(&[("in", "test", 3), ("in", "normal", 1)]), (3, 2, 0));
-    assert_eq!(merged_weights(&[("in", "normal", 3), ("in", "test", 2)]), (3, 0, 0));
+    assert_eq!(
+        merged_weights(&[("in", "test", 2), ("out", "test", 4)]),
+        (4, 4, 0)
+    );
+    assert_eq!(
+        merged_weights(&[("in", "test", 3), ("in", "normal", 1)]),
+        (3, 2, 0)
+    );
+    assert_eq!(
+        merged_weights(&[("in", "normal", 3), ("in", "test", 2)]),
+        (3, 0, 0)
+    );
     assert_eq!(
         merged_weights(&[("in", "test", 3), ("in", "normal", 1), ("out", "normal", 4)]),
         (3, 6, 0)

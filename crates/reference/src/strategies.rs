@@ -41,34 +41,32 @@ pub fn small_net(max_places: usize, max_transitions: usize) -> impl Strategy<Val
 /// else a [`small_net`] (unbounded nets, one-state nets, dead transitions).
 pub fn random_net(max_places: usize, max_transitions: usize) -> BoxedStrategy<PetriNet> {
     let (mp, mt) = (max_places.max(2), max_transitions.max(2));
-    let conservative = (2usize..=mp, (mt / 2).max(1)..=mt)
-        .prop_flat_map(|(np, nt)| {
-            let places = proptest::collection::vec(prop_oneof![1 => Just(0u64), 2 => 1u64..=3], np);
-            let weight = prop_oneof![3 => Just(1u64), 1 => Just(2u64)];
-            let weights = prop_oneof![
-                2 => proptest::collection::vec(weight.clone(), 1),
-                1 => proptest::collection::vec(weight, 2)
-            ];
-            let moves = (
-                weights,
-                proptest::collection::vec(0..np, 2),
-                proptest::collection::vec(0..np, 2),
-                proptest::collection::vec((0..np, 2u64..=4), 0..=1),
-                proptest::collection::vec((0..np, Just(1u64)), 0..=1),
-            )
-                .prop_map(|(w, from, to, inh, test)| {
-                    // the same weights in as out, on (possibly) other places
-                    let mut inp: Vec<(usize, u64)> =
-                        w.iter().zip(&from).map(|(&w, &p)| (p, w)).collect();
-                    let mut out: Vec<(usize, u64)> =
-                        w.iter().zip(&to).map(|(&w, &p)| (p, w)).collect();
-                    inp.extend(&test);
-                    out.extend(&test);
-                    (inp, out, inh)
-                });
-            let transitions = proptest::collection::vec(moves, nt);
-            (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
-        });
+    let conservative = (2usize..=mp, (mt / 2).max(1)..=mt).prop_flat_map(|(np, nt)| {
+        let places = proptest::collection::vec(prop_oneof![1 => Just(0u64), 2 => 1u64..=3], np);
+        let weight = prop_oneof![3 => Just(1u64), 1 => Just(2u64)];
+        let weights = prop_oneof![
+            2 => proptest::collection::vec(weight.clone(), 1),
+            1 => proptest::collection::vec(weight, 2)
+        ];
+        let moves = (
+            weights,
+            proptest::collection::vec(0..np, 2),
+            proptest::collection::vec(0..np, 2),
+            proptest::collection::vec((0..np, 2u64..=4), 0..=1),
+            proptest::collection::vec((0..np, Just(1u64)), 0..=1),
+        )
+            .prop_map(|(w, from, to, inh, test)| {
+                // the same weights in as out, on (possibly) other places
+                let mut inp: Vec<(usize, u64)> =
+                    w.iter().zip(&from).map(|(&w, &p)| (p, w)).collect();
+                let mut out: Vec<(usize, u64)> = w.iter().zip(&to).map(|(&w, &p)| (p, w)).collect();
+                inp.extend(&test);
+                out.extend(&test);
+                (inp, out, inh)
+            });
+        let transitions = proptest::collection::vec(moves, nt);
+        (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
+    });
     prop_oneof![3 => conservative, 1 => small_net(max_places, max_transitions)].boxed()
 }
 

@@ -7,7 +7,9 @@
 use proptest::prelude::*;
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula as F};
 use saturn_model::PetriNet;
-use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard, petri_net, random_net};
+use saturn_reference::strategies::{
+    boolean_formula, config, ctl_formula, discard, petri_net, random_net,
+};
 use saturn_reference::{
     explore_petri, global_properties, streett_fair_states, CtlChecker, Deadlocks,
     ExplicitStateSpace, Graph, Sccs, StreettPair,

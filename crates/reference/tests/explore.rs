@@ -2,8 +2,8 @@
 //! exploration against exploration of the lowered `Model` on random small nets.
 
 use proptest::prelude::*;
-use saturn_reference::strategies::config;
 use saturn_model::{Arc, PetriNet, Place, Transition};
+use saturn_reference::strategies::config;
 use saturn_reference::{explore_model, explore_petri, Limit};
 
 fn place(id: &str, initial: u64) -> Place {

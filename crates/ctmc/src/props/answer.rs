@@ -164,9 +164,8 @@ pub(super) fn filter(op: FilterOp, pick: &[Bounded]) -> Result<Answer, CheckErro
     let bools = || -> Result<Vec<Option<bool>>, CheckError> {
         pick.iter()
             .map(|x| {
-                x.boolean().map_err(|()| {
-                    CheckError::Eval("the filter needs a boolean property".into())
-                })
+                x.boolean()
+                    .map_err(|()| CheckError::Eval("the filter needs a boolean property".into()))
             })
             .collect()
     };
@@ -186,7 +185,11 @@ pub(super) fn filter(op: FilterOp, pick: &[Bounded]) -> Result<Answer, CheckErro
             if x.is_empty() && op == FilterOp::Avg {
                 return Err(empty());
             }
-            let k = if op == FilterOp::Avg { x.len() as f64 } else { 1.0 };
+            let k = if op == FilterOp::Avg {
+                x.len() as f64
+            } else {
+                1.0
+            };
             let lo: f64 = x.iter().map(|i| i.lo).sum();
             let hi: f64 = x.iter().map(|i| i.hi).sum();
             Answer::Num(Interval::new(lo / k, hi / k))

@@ -196,7 +196,10 @@ pub fn combine(op: BinOp, a: Bounded, b: Bounded) -> Result<Bounded, String> {
                     y.lo, y.hi
                 ));
             }
-            Ok(Bounded::num(products(x, Interval::new(1.0 / y.hi, 1.0 / y.lo))))
+            Ok(Bounded::num(products(
+                x,
+                Interval::new(1.0 / y.hi, 1.0 / y.lo),
+            )))
         }
         BinOp::Lt => cmp(decide(x.hi < y.lo, x.lo >= y.hi)),
         BinOp::Le => cmp(decide(x.hi <= y.lo, x.lo > y.hi)),
@@ -226,8 +229,16 @@ pub(super) fn decide(yes: bool, no: bool) -> Option<bool> {
 /// The hull of the products of the ends (interval multiplication).
 fn products(x: Interval, y: Interval) -> Interval {
     let p = [x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi];
-    let lo = p.iter().copied().filter(|v| !v.is_nan()).fold(f64::INFINITY, f64::min);
-    let hi = p.iter().copied().filter(|v| !v.is_nan()).fold(f64::NEG_INFINITY, f64::max);
+    let lo = p
+        .iter()
+        .copied()
+        .filter(|v| !v.is_nan())
+        .fold(f64::INFINITY, f64::min);
+    let hi = p
+        .iter()
+        .copied()
+        .filter(|v| !v.is_nan())
+        .fold(f64::NEG_INFINITY, f64::max);
     Interval::new(lo, hi)
 }
 
@@ -262,9 +273,15 @@ mod tests {
         let b = Bounded::Exact(Value::Int(3));
         assert_eq!(combine(BinOp::Add, a, b), Ok(Bounded::Within(4.0, 5.0)));
         assert_eq!(combine(BinOp::Sub, b, a), Ok(Bounded::Within(1.0, 2.0)));
-        assert_eq!(combine(BinOp::Mul, a, Bounded::Within(-1.0, 1.0)), Ok(Bounded::Within(-2.0, 2.0)));
+        assert_eq!(
+            combine(BinOp::Mul, a, Bounded::Within(-1.0, 1.0)),
+            Ok(Bounded::Within(-2.0, 2.0))
+        );
         assert_eq!(combine(BinOp::Lt, a, b), Ok(t));
-        assert_eq!(combine(BinOp::Gt, a, Bounded::Exact(Value::Real(1.5))), Ok(u));
+        assert_eq!(
+            combine(BinOp::Gt, a, Bounded::Exact(Value::Real(1.5))),
+            Ok(u)
+        );
         assert!(combine(BinOp::Div, b, Bounded::Within(-1.0, 1.0)).is_err());
         assert!(combine(BinOp::And, a, t).is_err());
     }

@@ -227,7 +227,9 @@ impl<'a> Checker<'a> {
             let needs = self.stats.wide.is_empty()
                 && match &answer {
                     Answer::Undecided => self.stats.undecided > 0,
-                    a => a.bounds().is_some_and(|i| i.relative_width() > self.options.epsilon),
+                    a => a
+                        .bounds()
+                        .is_some_and(|i| i.relative_width() > self.options.epsilon),
                 };
             let eps = self.options.epsilon / REFINE_FACTOR;
             if !needs || refinements == MAX_REFINEMENTS || eps < MIN_EPSILON {
@@ -752,7 +754,8 @@ impl<'a> Checker<'a> {
                  solver's estimate)",
             );
         } else if bsccs.iter().any(|b| b.len() > 1) {
-            self.stats.note_bounding("regenerative interval iteration (steady state)");
+            self.stats
+                .note_bounding("regenerative interval iteration (steady state)");
         }
         let values: Vec<Interval> = bsccs
             .iter()

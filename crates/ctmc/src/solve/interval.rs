@@ -91,23 +91,27 @@ pub fn absorbing_bounds(
     // the built upper start (close to the lower iterate when that is accurate: the upper
     // side then needs few sweeps, where from the constant it can need as many as the lower
     // side did), capped by the constant when there is one
-    let sys = System { rt, h, inv: &inv, fixed, c };
+    let sys = System {
+        rt,
+        h,
+        inv: &inv,
+        fixed,
+        c,
+    };
     let built = upper_start(&sys, &lo, &sound, progress, &mut iterations)?;
     let mut hi: Vec<f64> = match (built, high.is_finite()) {
         (Some(u), true) => u.into_iter().map(|x| x.min(high)).collect(),
         (Some(u), false) => u,
         (None, true) => fixed.iter().map(|f| f.unwrap_or(high)).collect(),
         (None, false) => {
-            {
-                let hi = fixed.iter().map(|f| f.unwrap_or(f64::INFINITY)).collect();
-                return Ok(Bounds {
-                    lo,
-                    hi,
-                    iterations,
-                    method,
-                    within: false,
-                });
-            }
+            let hi = fixed.iter().map(|f| f.unwrap_or(f64::INFINITY)).collect();
+            return Ok(Bounds {
+                lo,
+                hi,
+                iterations,
+                method,
+                within: false,
+            });
         }
     };
     let mut step = Stepper::new(rt, &inv, fixed, c, method);
@@ -256,14 +260,24 @@ fn upper_start(
     iterations: &mut usize,
 ) -> Result<Option<Vec<f64>>, SolveError> {
     // the expected number of steps to a fixed state, roughly (its accuracy is not needed)
-    let ones: Vec<f64> = sys.fixed.iter().map(|f| if f.is_some() { 0.0 } else { 1.0 }).collect();
+    let ones: Vec<f64> = sys
+        .fixed
+        .iter()
+        .map(|f| if f.is_some() { 0.0 } else { 1.0 })
+        .collect();
     let zero_fixed: Vec<Option<f64>> = sys.fixed.iter().map(|f| f.map(|_| 0.0)).collect();
     let rough = Options {
         epsilon: 1e-3,
         max_iters: o.max_iters.min(2_000),
         ..*o
     };
-    let System { rt, h, inv, fixed, c } = *sys;
+    let System {
+        rt,
+        h,
+        inv,
+        fixed,
+        c,
+    } = *sys;
     let v = match absorbing_from(rt, h, &zero_fixed, &ones, 0.0, &rough, progress) {
         Ok(v) => v,
         Err(SolveError::NotConverged { iterations: it, .. }) => {

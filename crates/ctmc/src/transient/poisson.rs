@@ -79,7 +79,10 @@ impl PoissonWindow {
 /// the window's mass), after Fox and Glynn ("Computing Poisson probabilities", 1988): the window
 /// grows from the mode until the geometric tail bounds fall below `eps`.
 pub fn fox_glynn(lambda: f64, eps: f64) -> PoissonWindow {
-    assert!(lambda >= 0.0 && lambda.is_finite(), "lambda must be finite and non-negative");
+    assert!(
+        lambda >= 0.0 && lambda.is_finite(),
+        "lambda must be finite and non-negative"
+    );
     assert!(eps > 0.0 && eps < 1.0, "eps must lie in (0, 1)");
     if lambda == 0.0 {
         return PoissonWindow {

@@ -71,7 +71,9 @@ impl Stepper<'_> {
 
 fn min_max(x: &[f64]) -> (f64, f64) {
     x.iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        })
 }
 
 /// Bounds on `sum_k psi(k; q t) P^k x0` for every state, where `P` is the uniformised chain
@@ -100,7 +102,15 @@ pub fn cumulative(
     progress: StepProgress<'_>,
 ) -> Result<Bounds, CheckError> {
     let fixed = vec![false; rho.len()];
-    weighted_sum(chain, &fixed, rho, t, epsilon, Weights::Cumulative, progress)
+    weighted_sum(
+        chain,
+        &fixed,
+        rho,
+        t,
+        epsilon,
+        Weights::Cumulative,
+        progress,
+    )
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -207,7 +217,11 @@ fn coefficients(w: &PoissonWindow, kind: Weights, q: f64) -> impl Fn(usize) -> (
         Weights::Cumulative => {
             // P(N > k) over the window's steps k+1..=right, plus (upper) all that lies outside
             let from = (k + 1).max(w.left);
-            let inside = if from > right { 0.0 } else { suffix[from - w.left] };
+            let inside = if from > right {
+                0.0
+            } else {
+                suffix[from - w.left]
+            };
             let lo = inside / (w.total + w.tail) * (1.0 - slack);
             let hi = ((inside + w.tail) / w.total * (1.0 + slack)).min(1.0);
             (lo / q, hi / q)

@@ -357,23 +357,31 @@ impl<'a, 'input> Reader<'a, 'input> {
         tests.sort_by_key(|e| e.0);
         for ((t, p), w, a) in tests {
             let tr = &mut transitions[t];
-            let v = tr.inputs.iter().find(|x| x.place == p).map_or(0, |x| x.weight);
+            let v = tr
+                .inputs
+                .iter()
+                .find(|x| x.place == p)
+                .map_or(0, |x| x.weight);
             if w <= v {
                 continue;
             }
             match tr.inputs.iter_mut().find(|x| x.place == p) {
                 Some(x) => x.weight = w,
-                None => tr.inputs.push(Arc { place: p, weight: w }),
+                None => tr.inputs.push(Arc {
+                    place: p,
+                    weight: w,
+                }),
             }
             match tr.outputs.iter_mut().find(|x| x.place == p) {
                 Some(x) => {
-                    x.weight = x.weight.checked_add(w - v).ok_or_else(|| {
-                        PnmlError::WeightOverflow {
-                            at: self.at(a),
-                            place: places[p].id.clone(),
-                            transition: tr.id.clone(),
-                        }
-                    })?
+                    x.weight =
+                        x.weight
+                            .checked_add(w - v)
+                            .ok_or_else(|| PnmlError::WeightOverflow {
+                                at: self.at(a),
+                                place: places[p].id.clone(),
+                                transition: tr.id.clone(),
+                            })?
                 }
                 None => tr.outputs.push(Arc {
                     place: p,

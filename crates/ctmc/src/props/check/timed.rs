@@ -69,10 +69,20 @@ impl Checker<'_> {
                 .collect()
         };
         let lo = self
-            .transient("time-bounded until, up to its lower bound", &fixed, &within_a(ylo), t1)?
+            .transient(
+                "time-bounded until, up to its lower bound",
+                &fixed,
+                &within_a(ylo),
+                t1,
+            )?
             .lo;
         let hi = self
-            .transient("time-bounded until, up to its lower bound", &fixed, &within_a(yhi), t1)?
+            .transient(
+                "time-bounded until, up to its lower bound",
+                &fixed,
+                &within_a(yhi),
+                t1,
+            )?
             .hi;
         Ok((lo, hi))
     }
@@ -137,7 +147,10 @@ impl Checker<'_> {
     fn with_step_progress(
         &mut self,
         what: &str,
-        run: impl FnOnce(&dyn crate::Chain, &mut dyn FnMut(usize, usize) -> bool) -> Result<Bounds, CheckError>,
+        run: impl FnOnce(
+            &dyn crate::Chain,
+            &mut dyn FnMut(usize, usize) -> bool,
+        ) -> Result<Bounds, CheckError>,
     ) -> Result<Bounds, CheckError> {
         let chain = self.ctmc;
         let progress = &mut self.progress;
@@ -150,7 +163,8 @@ impl Checker<'_> {
             "uniformization (q={}, Poisson window {}..{})",
             r.rate, r.window.0, r.window.1
         ));
-        self.stats.note_bounding("Fox-Glynn truncation, bounded both ways");
+        self.stats
+            .note_bounding("Fox-Glynn truncation, bounded both ways");
         Ok(r)
     }
 }
