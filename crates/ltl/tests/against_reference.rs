@@ -9,10 +9,10 @@ use saturn_ltl::{check_net, negated, Counterexample, Deadlocks, Limits, NegatedP
 use saturn_model::PetriNet;
 use saturn_reference::explore::explore_petri;
 use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
-use saturn_reference::strategies::{ltl_formula, small_net};
+use saturn_reference::strategies::{discard, ltl_formula, random_net};
 
 fn net_and_formula() -> impl Strategy<Value = (saturn_model::PetriNet, saturn_logic::PathFormula)> {
-    small_net(4, 4).prop_flat_map(|net| {
+    random_net(6, 8).prop_flat_map(|net| {
         let (p, t) = (net.places.len(), net.transitions.len());
         (Just(net), ltl_formula(p, t))
     })
@@ -86,7 +86,7 @@ proptest! {
     #[test]
     fn on_the_fly_product_agrees_with_the_reference((net, phi) in net_and_formula()) {
         let Ok(space) = explore_petri(&net, 3000) else {
-            return Ok(());
+            return Err(discard("unbounded or too large for the reference"));
         };
         for (dl, rdl) in [
             (Deadlocks::Stutter, LtlDeadlocks::Stutter),

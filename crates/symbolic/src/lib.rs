@@ -11,6 +11,7 @@ pub mod closure;
 pub mod ctl;
 pub mod encode;
 mod limits;
+pub mod ltl;
 pub mod metrics;
 pub mod reach;
 pub mod scc;

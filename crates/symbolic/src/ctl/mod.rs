@@ -219,6 +219,15 @@ impl<'d> Checker<'d> {
         Ok(())
     }
 
+    /// Weak (Büchi) fairness given as sets of reachable states (nodes of the checker's
+    /// context, each a subset of [`Checker::reachable`]) instead of formulas: for engines that
+    /// build their fairness sets themselves (the LTL product's acceptance sets). Kept alive
+    /// across collections while they are the checker's fairness. Memoised results are dropped.
+    pub fn set_fairness_sets(&mut self, sets: Vec<NodeId>) {
+        self.memo.clear();
+        self.fair = sets;
+    }
+
     /// The EU algorithm in use.
     pub fn eu_method(&self) -> EuMethod {
         self.eu_method

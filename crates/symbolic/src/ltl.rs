@@ -1,0 +1,445 @@
+//! LTL by the symbolic product of a net with the automaton of the negated formula (issue 48),
+//! emptiness decided by the fair-cycle algorithms of thesis chapter 4.
+//!
+//! The product's states are pairs `(e, m)`: `m` a reachable marking, `e` the automaton edge
+//! taken while reading `m` (its label holds in `m`), or `0` before the first letter. The edge
+//! sits on an extra level at the **bottom** (level 1; the net's level `k` becomes `k + 1`), so
+//! every event keeps its Top and saturation stays effective: each net event `t` becomes one
+//! event per pair of consecutive edges `(e, e')` (`e'` leaves the state `e` enters), `t` on the
+//! net's levels and `e → e'` on level 1; the start events move level 1 from `0` to the edges
+//! of the initial state. The labels are not local, so they form the constraint
+//! `V = {0} × Rch ∪ ⋃_e {e} × (Rch ∩ label_e)` of constrained saturation (Figure 3.3): the
+//! reachable product is `ConsSaturate(V, {(0, m₀)})`.
+//!
+//! A transition-based acceptance set `Acc_i` becomes the state set `{(e, m) : e ∈ Acc_i}`.
+//! `A φ` fails iff a reachable product state has a fair path: an infinite one visiting every
+//! set infinitely often (fair `EG true` by Emerson-Lei or by the transitive closure, Claim 3 /
+//! Figure 4.8, [`FairMethod`]), or a path into a deadlock of the net after which the automaton
+//! accepts what the word does from there: the deadlock's letter forever under
+//! [`Deadlocks::Stutter`], the sink's all-false letter under [`Deadlocks::Maximal`]. That last
+//! part is decided per letter on the automaton alone: the net's deadlocks are split by the
+//! atoms' values, and each class keeps the edges from whose target the automaton accepts the
+//! class's letter repeated.
+
+use num_bigint::BigUint;
+use rustc_hash::FxHashMap;
+use saturn_dd::{Dd, Edge, Forest, NodeId};
+use saturn_logic::StateFormula;
+use saturn_ltl::formula::ALIVE;
+use saturn_ltl::{Deadlocks, Tgba};
+use saturn_model::{Event, Level, LocalFn, Model};
+
+use crate::atoms::Atoms;
+use crate::ctl::{Checker, CtlError, Deadlocks as CtlDeadlocks, FairMethod};
+use crate::{Direction, Limits, Reach};
+
+/// The most product events built (net events × pairs of consecutive automaton edges).
+pub const MAX_PRODUCT_EVENTS: usize = 2_000_000;
+
+/// The most classes of deadlocks by the atoms' values.
+const MAX_DEAD_CLASSES: usize = 1 << 12;
+
+/// Why the symbolic product gave no verdict.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProductError {
+    #[error(transparent)]
+    Ctl(#[from] CtlError),
+    #[error("the product would have {0} events (at most {MAX_PRODUCT_EVENTS})")]
+    TooManyEvents(usize),
+    #[error("the deadlocks fall into more than {MAX_DEAD_CLASSES} classes of atom values")]
+    TooManyClasses,
+}
+
+/// The verdict of the symbolic product.
+#[derive(Clone, Debug)]
+pub struct ProductVerdict {
+    /// Does `A φ` hold?
+    pub holds: bool,
+    /// The reachable product states.
+    pub product_states: BigUint,
+    /// The product's events.
+    pub events: usize,
+    /// The automaton's edges (the local states of the extra level, less one).
+    pub edges: usize,
+}
+
+/// The net side of the product: a generated state space.
+pub struct NetSpace<'a> {
+    /// The context holding the reachable markings.
+    pub dd: &'a mut Dd,
+    /// The reachable markings.
+    pub states: NodeId,
+    /// The net lowered with the order of `dd`'s levels.
+    pub model: &'a Model,
+    /// The atoms over `model`'s levels.
+    pub atoms: &'a Atoms,
+}
+
+/// An automaton edge with its global number (local state `number + 1` of level 1).
+struct FlatEdge {
+    from: u32,
+    to: u32,
+    label: Vec<(u32, bool)>,
+    acc: u64,
+}
+
+fn flat_edges(a: &Tgba) -> Vec<FlatEdge> {
+    let mut v = Vec::with_capacity(a.num_edges());
+    for (q, es) in a.edges.iter().enumerate() {
+        for e in es {
+            v.push(FlatEdge {
+                from: q as u32,
+                to: e.to,
+                label: e.label.clone(),
+                acc: e.acc,
+            });
+        }
+    }
+    v
+}
+
+/// Does `A φ` hold, `aut` being the automaton of `¬φ` over the state formulas `atoms_f`?
+pub fn check_product(
+    net: NetSpace<'_>,
+    atoms_f: &[StateFormula],
+    aut: &Tgba,
+    deadlocks: Deadlocks,
+    method: FairMethod,
+    limits: Limits,
+) -> Result<ProductVerdict, ProductError> {
+    let edges = flat_edges(aut);
+    let mut from_state: Vec<Vec<u32>> = vec![Vec::new(); aut.edges.len()];
+    for (g, e) in edges.iter().enumerate() {
+        from_state[e.from as usize].push(g as u32);
+    }
+    let pairs: usize = edges.iter().map(|e| from_state[e.to as usize].len()).sum();
+    let num_events = net.model.events.len().saturating_mul(pairs) + from_state[0].len();
+    if num_events > MAX_PRODUCT_EVENTS {
+        return Err(ProductError::TooManyEvents(num_events));
+    }
+    // the net side: atoms, labels and deadlocks as sets of reachable markings
+    let rch = net.states;
+    let src = &mut net.dd.sets;
+    let mut atom_sets = Vec::with_capacity(atoms_f.len());
+    for f in atoms_f {
+        let a = net.atoms.eval(src, f).map_err(CtlError::from)?;
+        atom_sets.push(src.intersect(a, rch));
+    }
+    let lit = |src: &mut Forest, a: u32, pos: bool| -> NodeId {
+        if a == ALIVE {
+            // every marking of the net is on the path; the sink is not a marking
+            return if pos { rch } else { NodeId::EMPTY };
+        }
+        let s = atom_sets[a as usize];
+        if pos {
+            s
+        } else {
+            src.minus(rch, s)
+        }
+    };
+    let mut labels: FxHashMap<Vec<(u32, bool)>, NodeId> = FxHashMap::default();
+    for e in &edges {
+        if labels.contains_key(&e.label) {
+            continue;
+        }
+        let mut s = rch;
+        for &(a, p) in &e.label {
+            let l = lit(src, a, p);
+            s = src.intersect(s, l);
+        }
+        labels.insert(e.label.clone(), s);
+    }
+    let dead = {
+        let d = net.atoms.deadlock(src);
+        src.intersect(d, rch)
+    };
+    // the deadlocks by class of atom values, each with the edges after which the automaton
+    // accepts the rest of the word
+    let dead_classes: Vec<(NodeId, Vec<u32>)> = match deadlocks {
+        Deadlocks::Maximal => {
+            let sink = vec![false; atoms_f.len()];
+            let ok = accepting_edges(aut, &edges, &sink, false);
+            vec![(dead, ok)]
+        }
+        Deadlocks::Stutter => {
+            let mut classes = vec![(dead, Vec::<bool>::new())];
+            for &a in &atom_sets {
+                let mut next = Vec::with_capacity(classes.len() * 2);
+                for (s, val) in classes {
+                    if s.is_empty() {
+                        continue;
+                    }
+                    let yes = src.intersect(s, a);
+                    let no = src.minus(s, a);
+                    for (part, b) in [(yes, true), (no, false)] {
+                        if !part.is_empty() {
+                            let mut v = val.clone();
+                            v.push(b);
+                            next.push((part, v));
+                        }
+                    }
+                }
+                if next.len() > MAX_DEAD_CLASSES {
+                    return Err(ProductError::TooManyClasses);
+                }
+                classes = next;
+            }
+            classes
+                .into_iter()
+                .filter(|(s, _)| !s.is_empty())
+                .map(|(s, val)| {
+                    let ok = accepting_edges(aut, &edges, &val, true);
+                    (s, ok)
+                })
+                .collect()
+        }
+    };
+    // the product: level 1 the edge, the net's levels above it
+    let k = net.model.num_levels();
+    let mut pdd = Dd::new(k + 1);
+    let dst = &mut pdd.sets;
+    dst.set_domain(1, edges.len() as u32 + 1);
+    for l in 1..=k {
+        dst.set_domain(l + 1, src.domain(l));
+    }
+    let mut lift = Lift::default();
+    let v = {
+        let b0 = bottom(dst, [0u32]);
+        let mut v = lift.lift(src, dst, rch, b0);
+        let mut by_label: FxHashMap<&[(u32, bool)], Vec<u32>> = FxHashMap::default();
+        for (g, e) in edges.iter().enumerate() {
+            by_label.entry(&e.label).or_default().push(g as u32 + 1);
+        }
+        for (label, gs) in by_label {
+            let b = bottom(dst, gs.iter().copied());
+            let s = lift.lift(src, dst, labels[label], b);
+            v = dst.union(v, s);
+        }
+        v
+    };
+    let mut fair_bottoms = Vec::new();
+    for i in 0..aut.num_acc.max(1) {
+        let gs = edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| aut.num_acc == 0 || e.acc >> i & 1 == 1)
+            .map(|(g, _)| g as u32 + 1);
+        fair_bottoms.push(bottom(dst, gs));
+    }
+    let mut acc_sets: Vec<NodeId> = fair_bottoms
+        .into_iter()
+        .map(|b| lift.lift(src, dst, rch, b))
+        .collect();
+    let mut dead_accepting = NodeId::EMPTY;
+    for (s, ok) in &dead_classes {
+        if ok.is_empty() {
+            continue;
+        }
+        let b = bottom(dst, ok.iter().map(|g| g + 1));
+        let d = lift.lift(src, dst, *s, b);
+        dead_accepting = dst.union(dead_accepting, d);
+    }
+    drop(lift);
+    let model = product_model(net.model, &edges, &from_state);
+    let _v_pin = pdd.pin(v);
+    let mut reach = Reach::new(&mut pdd, &model, Direction::Forward, None);
+    reach.set_limits(limits);
+    let init = reach.state_set(&model.initial);
+    let prch = reach.cons_saturate(v, init).map_err(CtlError::from)?;
+    let dd = reach.dd_mut();
+    let _rch_pin = dd.pin(prch);
+    for a in &mut acc_sets {
+        *a = dd.sets.intersect(*a, prch);
+    }
+    dead_accepting = dd.sets.intersect(dead_accepting, prch);
+    let product_states = dd.sets.cardinality(prch);
+    let edges_n = edges.len();
+    if !dead_accepting.is_empty() {
+        return Ok(ProductVerdict {
+            holds: false,
+            product_states,
+            events: model.events.len(),
+            edges: edges_n,
+        });
+    }
+    let _acc_pins: Vec<_> = acc_sets.iter().map(|&a| dd.pin(a)).collect();
+    let mut level_of_place = vec![0usize; k];
+    for p in 0..k {
+        if let Some(l) = net.atoms.level_of_place(p) {
+            level_of_place[p] = l + 1;
+        }
+    }
+    let patoms = Atoms::new(&model, level_of_place);
+    let mut checker = Checker::new(reach, &model, patoms, prch, CtlDeadlocks::Maximal);
+    checker.set_limits(limits);
+    checker.set_fair_method(method);
+    checker.set_fairness_sets(acc_sets);
+    let fair = checker.sat(&StateFormula::EG(Box::new(StateFormula::Const(true))))?;
+    Ok(ProductVerdict {
+        holds: fair.is_empty(),
+        product_states,
+        events: model.events.len(),
+        edges: edges_n,
+    })
+}
+
+/// The set of level 1 (the automaton edge) holding the local states `gs`, over nothing below.
+fn bottom(dst: &mut Forest, gs: impl IntoIterator<Item = u32>) -> NodeId {
+    let mut es: Vec<Edge> = gs.into_iter().map(|g| Edge::new(g, NodeId::ONE)).collect();
+    es.sort_by_key(|e| e.idx);
+    es.dedup_by_key(|e| e.idx);
+    dst.make_node(1, &es)
+}
+
+/// Copies sets of the net's forest into the product's, one level up, with a given set of
+/// level 1 below every path.
+#[derive(Default)]
+struct Lift {
+    memo: FxHashMap<NodeId, NodeId>,
+    bottom: NodeId,
+}
+
+impl Lift {
+    fn lift(&mut self, src: &Forest, dst: &mut Forest, n: NodeId, bottom: NodeId) -> NodeId {
+        if bottom != self.bottom {
+            self.memo.clear();
+            self.bottom = bottom;
+        }
+        self.go(src, dst, n)
+    }
+
+    fn go(&mut self, src: &Forest, dst: &mut Forest, n: NodeId) -> NodeId {
+        if n.is_empty() || self.bottom.is_empty() {
+            return NodeId::EMPTY;
+        }
+        if n == NodeId::ONE {
+            return self.bottom;
+        }
+        if let Some(&r) = self.memo.get(&n) {
+            return r;
+        }
+        let level = src.level(n);
+        let es = src.edges(n).to_vec();
+        let mut out = Vec::with_capacity(es.len());
+        for e in es {
+            let c = self.go(src, dst, e.child);
+            if !c.is_empty() {
+                out.push(Edge::new(e.idx, c));
+            }
+        }
+        let r = dst.make_node(level + 1, &out);
+        self.memo.insert(n, r);
+        r
+    }
+}
+
+/// The product model: level 1 the automaton edge (`0` before the first letter, `g + 1` edge
+/// `g`), level `k + 1` the net's level `k`.
+fn product_model(net: &Model, edges: &[FlatEdge], from_state: &[Vec<u32>]) -> Model {
+    let mut levels = Vec::with_capacity(net.levels.len() + 1);
+    levels.push(Level {
+        name: "automaton".into(),
+        bound: Some(edges.len() as u32),
+        one_hot: false,
+    });
+    levels.extend(net.levels.iter().cloned());
+    let mut initial = vec![0];
+    initial.extend_from_slice(&net.initial);
+    let step = |from: u32, to: u32| LocalFn::Petri {
+        need: from,
+        inhibit: from + 1,
+        delta: to as i64 - from as i64,
+    };
+    let mut events = Vec::new();
+    for &g in &from_state[0] {
+        events.push(Event {
+            name: format!("start{g}"),
+            parts: vec![(1, step(0, g + 1))],
+        });
+    }
+    for t in &net.events {
+        let lifted: Vec<(usize, LocalFn)> = t.parts.iter().map(|&(l, f)| (l + 1, f)).collect();
+        for (g, e) in edges.iter().enumerate() {
+            for &h in &from_state[e.to as usize] {
+                let mut parts = lifted.clone();
+                parts.push((1, step(g as u32 + 1, h + 1)));
+                events.push(Event {
+                    name: String::new(),
+                    parts,
+                });
+            }
+        }
+    }
+    Model {
+        levels,
+        initial,
+        events,
+    }
+}
+
+/// The edges after which the automaton accepts the letter `letter` (atom values; [`ALIVE`] is
+/// `alive`) repeated forever: those whose target reaches a cycle of edges enabled by the
+/// letter that meets every acceptance set.
+fn accepting_edges(aut: &Tgba, edges: &[FlatEdge], letter: &[bool], alive: bool) -> Vec<u32> {
+    let value = |a: u32| {
+        if a == ALIVE {
+            alive
+        } else {
+            letter[a as usize]
+        }
+    };
+    let n = aut.edges.len();
+    let enabled: Vec<Vec<(u32, u64)>> = aut
+        .edges
+        .iter()
+        .map(|es| {
+            es.iter()
+                .filter(|e| e.enabled(value))
+                .map(|e| (e.to, e.acc))
+                .collect()
+        })
+        .collect();
+    // reach[q]: the states reachable from q by enabled edges (q included)
+    let reach: Vec<Vec<bool>> = (0..n)
+        .map(|q| {
+            let mut seen = vec![false; n];
+            let mut stack = vec![q];
+            seen[q] = true;
+            while let Some(x) = stack.pop() {
+                for &(y, _) in &enabled[x] {
+                    if !seen[y as usize] {
+                        seen[y as usize] = true;
+                        stack.push(y as usize);
+                    }
+                }
+            }
+            seen
+        })
+        .collect();
+    // good[q]: the edges inside q's SCC meet every acceptance set
+    let all = aut.all_acc();
+    let good: Vec<bool> = (0..n)
+        .map(|q| {
+            let mut acc = 0u64;
+            let mut cycle = false;
+            for x in (0..n).filter(|&x| reach[q][x] && reach[x][q]) {
+                for &(y, a) in &enabled[x] {
+                    if reach[y as usize][q] {
+                        cycle = true;
+                        acc |= a;
+                    }
+                }
+            }
+            cycle && acc & all == all
+        })
+        .collect();
+    let accepts: Vec<bool> = (0..n)
+        .map(|q| (0..n).any(|x| reach[q][x] && good[x]))
+        .collect();
+    edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| accepts[e.to as usize])
+        .map(|(g, _)| g as u32)
+        .collect()
+}

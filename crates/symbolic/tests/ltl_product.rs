@@ -1,0 +1,68 @@
+//! The symbolic LTL product (`saturn_symbolic::ltl`) against the explicit reference (the whole
+//! reachability graph × the automaton, Tarjan SCCs: `saturn_reference::ltl`) on random small
+//! nets, random variable orders and random LTL formulas, under both deadlock readings and with
+//! both fair-cycle methods (Emerson-Lei and the transitive closure).
+
+use proptest::prelude::*;
+use saturn_dd::Dd;
+use saturn_ltl::{negated, Deadlocks};
+use saturn_reference::explore::explore_petri;
+use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
+use saturn_reference::strategies::{discard, ltl_formula, random_net};
+use saturn_symbolic::atoms::Atoms;
+use saturn_symbolic::ctl::FairMethod;
+use saturn_symbolic::ltl::{check_product, NetSpace};
+use saturn_symbolic::{Direction, Limits, Method, Reach};
+
+fn case() -> impl Strategy<
+    Value = (
+        saturn_model::PetriNet,
+        Vec<usize>,
+        saturn_logic::PathFormula,
+    ),
+> {
+    random_net(6, 8).prop_flat_map(|net| {
+        let (p, t) = (net.places.len(), net.transitions.len());
+        let order = Just((0..p).collect::<Vec<usize>>()).prop_shuffle();
+        (Just(net), order, ltl_formula(p, t))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn symbolic_product_agrees_with_the_reference((net, order, phi) in case(), tc in any::<bool>()) {
+        let Ok(space) = explore_petri(&net, 3000) else {
+            return Err(discard("unbounded or too large for the reference"));
+        };
+        let model = net.to_model(&order).unwrap();
+        let atoms = Atoms::for_petri(&model, &order);
+        let mut dd = Dd::new(model.num_levels());
+        let states = {
+            let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+            let init = reach.state_set(&model.initial);
+            reach.explore(init, Method::Saturation).unwrap()
+        };
+        let _pin = dd.pin(states);
+        let method = if tc { FairMethod::Tc } else { FairMethod::EmersonLei };
+        for (dl, rdl) in [
+            (Deadlocks::Stutter, LtlDeadlocks::Stutter),
+            (Deadlocks::Maximal, LtlDeadlocks::Maximal),
+        ] {
+            let p = negated(&phi, dl).unwrap();
+            let counterexample =
+                accepting_run(&net, &space, &p.automaton, &p.atoms.formulas, rdl).unwrap();
+            let v = check_product(
+                NetSpace { dd: &mut dd, states, model: &model, atoms: &atoms },
+                &p.atoms.formulas,
+                &p.automaton,
+                dl,
+                method,
+                Limits::none(),
+            )
+            .unwrap();
+            prop_assert_eq!(v.holds, !counterexample, "{:?} {:?} {:?}", dl, method, phi);
+        }
+    }
+}
