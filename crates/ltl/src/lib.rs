@@ -8,12 +8,14 @@
 //! - [`net`]: a Petri net as such a system.
 //! - [`lasso`]: the semantics on lasso words `u v^ω` (the oracle of the translation's tests).
 
+pub mod ctl;
 pub mod emptiness;
 pub mod formula;
 pub mod lasso;
 pub mod net;
 pub mod tgba;
 
+pub use ctl::ctl_equivalent;
 pub use emptiness::{Limits, Outcome, Run, Stopped};
 pub use formula::{Atoms, Deadlocks, Ltl};
 pub use tgba::{Tgba, TranslateError};

@@ -5,7 +5,10 @@
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
-use saturn_ltl::{negated, Deadlocks};
+use saturn_ltl::{ctl_equivalent, negated, Deadlocks};
+use saturn_symbolic::ctl::Deadlocks as CtlDeadlocks;
+
+mod ctl_support;
 use saturn_reference::explore::explore_petri;
 use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
 use saturn_reference::strategies::{discard, ltl_formula, random_net};
@@ -63,6 +66,34 @@ proptest! {
             )
             .unwrap();
             prop_assert_eq!(v.holds, !counterexample, "{:?} {:?} {:?}", dl, method, phi);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The fast path: an LTL formula that is CTL in disguise (`saturn_ltl::ctl_equivalent`),
+    /// answered by the CTL checker, agrees with the reference LTL product.
+    #[test]
+    fn ctl_equivalents_agree_with_the_reference((net, order, phi) in case()) {
+        let Ok(space) = explore_petri(&net, 3000) else {
+            return Err(discard("unbounded or too large for the reference"));
+        };
+        let model = net.to_model(&order).unwrap();
+        for (dl, rdl, cdl) in [
+            (Deadlocks::Stutter, LtlDeadlocks::Stutter, CtlDeadlocks::SelfLoop),
+            (Deadlocks::Maximal, LtlDeadlocks::Maximal, CtlDeadlocks::Maximal),
+        ] {
+            let Some(f) = ctl_equivalent(&phi, dl) else {
+                continue;
+            };
+            let p = negated(&phi, dl).unwrap();
+            let counterexample =
+                accepting_run(&net, &space, &p.automaton, &p.atoms.formulas, rdl).unwrap();
+            let mut dd = Dd::new(model.num_levels());
+            let mut checker = ctl_support::checker(&mut dd, &model, &order, cdl);
+            prop_assert_eq!(checker.holds(&f).unwrap(), !counterexample, "{:?} {:?} as {:?}", dl, phi, f);
         }
     }
 }
