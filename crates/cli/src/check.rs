@@ -41,6 +41,16 @@ pub struct CheckArgs {
     /// What a path that reaches a deadlock means to LTL.
     #[arg(long, value_enum, default_value_t = LtlDeadlocksArg::Stutter)]
     pub ltl_deadlocks: LtlDeadlocksArg,
+    /// How --ltl formulas are decided: `auto` a short explicit search, then the CTL engines
+    /// (formulas that are CTL in disguise) or the symbolic product, then the explicit search
+    /// with what is left; `explicit` the on-the-fly product alone; `el` / `tc` the symbolic
+    /// product alone, emptiness by Emerson-Lei or by the transitive closure (docs/ltl.md).
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlMethodArg::Auto)]
+    pub ltl_method: crate::ltl_run::LtlMethodArg,
+    /// Where the symbolic LTL product puts the automaton's level: above the net's levels
+    /// (`top`) or below them (`bottom`); docs/ltl.md has the measurements.
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Top)]
+    pub ltl_level: crate::ltl_run::LtlLevelArg,
     /// What a path that reaches a deadlock means.
     #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
     pub deadlocks: DeadlocksArg,

@@ -11,6 +11,7 @@ mod check_prism;
 mod export_prism;
 mod generate;
 mod load;
+mod ltl_run;
 mod mcc;
 mod mcc_check;
 mod mcc_ltl;

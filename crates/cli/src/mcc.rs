@@ -69,6 +69,12 @@ pub struct MccArgs {
     /// The EU algorithm of the CTL and reachability examinations.
     #[arg(long, value_enum, default_value_t = EuMethodArg::ConsSatRch)]
     pub eu_method: EuMethodArg,
+    /// How the LTL examinations' formulas are decided (as `saturn check --ltl-method`).
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlMethodArg::Auto)]
+    pub ltl_method: crate::ltl_run::LtlMethodArg,
+    /// Where the symbolic LTL product puts the automaton's level.
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Top)]
+    pub ltl_level: crate::ltl_run::LtlLevelArg,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
@@ -199,10 +205,24 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     };
     // LTL: the explicit on-the-fly product with the formula's automaton (crate::mcc_ltl)
     if exam.starts_with("LTL") {
-        let deadline = crate::mcc_ltl::deadline(start, limits.timeout);
         let budget = crate::mcc_ltl::budget(limits.max_memory);
-        let lines = crate::mcc_ltl::lines(exam, &a.model_dir, &net, deadline, budget)
-            .map_err(Failure::error)?;
+        let generation = crate::ltl_run::Generation {
+            order: a.order,
+            method: a.method.method(),
+            relations: a.relations.relations(),
+            progress: a.limits.progress,
+        };
+        let lines = crate::mcc_ltl::lines(
+            exam,
+            &a.model_dir,
+            &net,
+            limits.limits(start),
+            budget,
+            generation,
+            a.ltl_method,
+            a.ltl_level,
+        )
+        .map_err(Failure::error)?;
         return answer(a, exam, &lines, json!({}));
     }
     // StateSpace of a strongly connected state machine: in closed form (crate::polytope)

@@ -5,16 +5,15 @@
 //! for one that cannot be read or decided within its share of the time.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use saturn_logic::{PathFormula, ResolvedQuery};
-use saturn_ltl::{Counterexample, Deadlocks, Limits, LtlError, Verdict};
+use saturn_ltl::{Counterexample, Deadlocks};
 use saturn_model::PetriNet;
+use saturn_symbolic::Limits;
 
+use crate::ltl_run::{decide_all, Generation, LtlLevelArg, LtlMethodArg, Run};
 use crate::queries;
-
-/// The techniques named on an LTL answer line.
-pub const TECHNIQUES: &str = "TECHNIQUES EXPLICIT LTL_AUTOMATA";
 
 /// The memory the explicit product may take without `--max-memory` (bytes).
 const DEFAULT_BYTES: usize = 4 << 30;
@@ -28,65 +27,49 @@ pub fn path_of(q: &ResolvedQuery) -> Option<PathFormula> {
     }
 }
 
-/// Decide `q` on `net` within `deadline` and `max_bytes`.
-pub fn decide(
-    net: &PetriNet,
-    q: &ResolvedQuery,
-    deadline: Option<Instant>,
-    max_bytes: usize,
-) -> Result<Verdict, String> {
-    let phi = path_of(q).ok_or("not an LTL formula (A over a path formula)")?;
-    let limits = Limits {
-        deadline,
-        max_bytes: Some(max_bytes),
-    };
-    saturn_ltl::check_net(net, &phi, Deadlocks::Stutter, limits).map_err(|e| match e {
-        LtlError::Stopped(s) => format!("{s}"),
-        e => e.to_string(),
-    })
-}
-
 /// The memory budget of the explicit product: `--max-memory` MiB, else [`DEFAULT_BYTES`].
 pub fn budget(max_memory_mib: Option<u64>) -> usize {
     max_memory_mib.map_or(DEFAULT_BYTES, |m| (m as usize) << 20)
 }
 
-/// The contest lines of the LTL examination `exam` of the model in `dir`. Two rounds: each
-/// formula first gets an equal share of half the time left (most are decided in a fraction of
-/// a second, often by a short counterexample), then those not decided share what is left.
+/// The contest lines of the LTL examination `exam` of the model in `dir`, every formula by the
+/// portfolio of [`crate::ltl_run`] (`--ltl-method`, `auto` by default), paths that reach a deadlock extended
+/// by stuttering (the contest's convention).
 pub fn lines(
     exam: &str,
     dir: &Path,
     net: &PetriNet,
-    deadline: Option<Instant>,
+    limits: Limits,
     max_bytes: usize,
+    generation: Generation,
+    method: LtlMethodArg,
+    level: LtlLevelArg,
 ) -> Result<Vec<String>, String> {
     let jobs = queries::from_file_each(&dir.join(format!("{exam}.xml")), net)?;
-    let mut verdicts: Vec<Result<Verdict, String>> =
-        vec![Err("not checked".to_string()); jobs.len()];
-    for round in 0..2 {
-        let todo: Vec<usize> = (0..jobs.len())
-            .filter(|&n| verdicts[n].is_err() && jobs[n].query.is_ok())
-            .collect();
-        for (k, &n) in todo.iter().enumerate() {
-            let share = deadline.map(|d| {
-                let now = Instant::now();
-                let parts = (todo.len() - k) as u32 * if round == 0 { 2 } else { 1 };
-                now + d.saturating_duration_since(now) / parts
-            });
-            if let Ok(q) = &jobs[n].query {
-                verdicts[n] = decide(net, q, share, max_bytes);
-            }
-        }
-    }
+    let phis: Vec<Option<PathFormula>> = jobs
+        .iter()
+        .map(|j| j.query.as_ref().ok().and_then(path_of))
+        .collect();
+    let run = Run {
+        net,
+        deadlocks: Deadlocks::Stutter,
+        method,
+        level,
+        generation,
+        limits,
+        max_bytes,
+        witness: false,
+    };
+    let verdicts = decide_all(&run, &phis);
     let mut out = Vec::with_capacity(jobs.len());
     for (job, verdict) in jobs.iter().zip(verdicts) {
         out.push(
             match job.query.as_ref().map_err(Clone::clone).and(verdict) {
                 Ok(v) => format!(
-                    "FORMULA {} {} {TECHNIQUES}",
+                    "FORMULA {} {} {}",
                     job.id,
-                    if v.holds { "TRUE" } else { "FALSE" }
+                    if v.holds { "TRUE" } else { "FALSE" },
+                    v.engine.techniques()
                 ),
                 Err(e) => {
                     eprintln!("{}: {e}", job.id);
@@ -98,13 +81,8 @@ pub fn lines(
     Ok(out)
 }
 
-/// The deadline of a run that started at `start` with `timeout` seconds.
-pub fn deadline(start: Instant, timeout: Option<u64>) -> Option<Instant> {
-    timeout.map(|s| start + Duration::from_secs(s))
-}
-
 /// `saturn check MODEL --ltl ...`: one line `ltl-<i> TRUE|FALSE <formula>` per formula (or a
-/// JSON object), `CANNOT_COMPUTE` (exit 3) for one stopped by a limit.
+/// JSON object), `CANNOT_COMPUTE` (exit 3) for one no engine decided within the limits.
 pub fn check(
     a: &crate::check::CheckArgs,
     net: &PetriNet,
@@ -124,10 +102,7 @@ pub fn check(
         Err((d, r)) => return Err(Failure::with(Status::Error, d, 2).rendered(r).into()),
     };
     let dl = a.ltl_deadlocks.deadlocks();
-    let deadline = deadline(start, a.limits.timeout);
-    let max_bytes = budget(a.limits.max_memory);
-    let mut rows = Vec::new();
-    let mut stopped = None;
+    let mut phis = Vec::with_capacity(jobs.len());
     for (i, (job, _)) in jobs.iter().enumerate() {
         let q = job.query.as_ref().map_err(|e| Failure::error(e.clone()))?;
         let phi = path_of(q).ok_or_else(|| {
@@ -138,27 +113,34 @@ pub fn check(
                 a.ltl[i]
             ))
         })?;
-        let t0 = Instant::now();
-        let limits = Limits {
-            deadline,
-            max_bytes: Some(max_bytes),
-        };
-        let v = if stopped.is_some() {
-            None
-        } else {
-            match saturn_ltl::check_net(net, &phi, dl, limits) {
-                Ok(v) => Some(v),
-                Err(LtlError::Stopped(s)) => {
-                    stopped = Some(s);
-                    None
-                }
-                Err(e) => {
-                    return Err(Failure::error(format!("{}: {}: {e}", a.model, job.id)).into())
-                }
-            }
-        };
-        rows.push((job, v, t0.elapsed().as_secs_f64()));
+        phis.push(Some(phi));
     }
+    let contest_dir = std::path::Path::new(&a.model).join("model.pnml").is_file();
+    let order = a.generation.order.unwrap_or(if contest_dir {
+        crate::statespace::MCC_ORDER
+    } else {
+        crate::statespace::DEFAULT_ORDER
+    });
+    let run = Run {
+        net,
+        deadlocks: dl,
+        method: a.ltl_method,
+        level: a.ltl_level,
+        generation: Generation {
+            order,
+            method: a.generation.method.method(),
+            relations: a.generation.relations_for(order),
+            progress: a.limits.progress,
+        },
+        limits: a.limits.limits(start),
+        max_bytes: budget(a.limits.max_memory),
+        witness: a.witness,
+    };
+    let t0 = Instant::now();
+    let verdicts = decide_all(&run, &phis);
+    let secs = t0.elapsed().as_secs_f64();
+    let rows: Vec<_> = jobs.iter().map(|(j, _)| j).zip(verdicts).collect();
+    let undecided = rows.iter().filter(|(_, v)| v.is_err()).count();
     let dl_name = match dl {
         Deadlocks::Stutter => "stutter",
         Deadlocks::Maximal => "maximal",
@@ -166,16 +148,18 @@ pub fn check(
     if a.json {
         let formulas: Vec<_> = rows
             .iter()
-            .map(|(job, v, secs)| {
+            .map(|(job, v)| {
+                let d = v.as_ref().ok();
                 json!({
                     "id": job.id,
                     "formula": job.text,
-                    "result": v.as_ref().map(|v| v.holds),
-                    "automaton_states": v.as_ref().map(|v| v.automaton_states),
-                    "product_states": v.as_ref().map(|v| v.product_states),
-                    "markings": v.as_ref().map(|v| v.markings),
-                    "seconds": secs,
-                    "witness": v.as_ref()
+                    "result": d.map(|v| v.holds),
+                    "method": d.map(|v| v.engine.name()),
+                    "automaton_states": d.and_then(|v| v.automaton_states),
+                    "product_states": d.and_then(|v| v.product_states.clone()),
+                    "markings": d.map(|v| v.markings.clone()),
+                    "reason": v.as_ref().err(),
+                    "witness": d
                         .and_then(|v| v.counterexample.as_ref())
                         .filter(|_| a.witness)
                         .map(|c| counterexample_json(net, c)),
@@ -185,29 +169,38 @@ pub fn check(
         let mut o = ok_object(
             "check",
             &a.model,
-            json!({ "net": net.name, "deadlocks": dl_name, "formulas": formulas }),
+            json!({ "net": net.name, "deadlocks": dl_name, "seconds": secs, "formulas": formulas }),
         );
-        if let Some(s) = stopped {
+        if undecided > 0 {
             o["status"] = json!("interrupted");
-            o["diagnostics"] = json!([crate::report::Diagnostic::plain(s.to_string())]);
+            o["diagnostics"] = json!([crate::report::Diagnostic::plain(format!(
+                "{undecided} formula(s) not decided within the limits"
+            ))]);
         }
         crate::out::println(o)?;
     } else {
         let mut t = String::new();
-        for (job, v, _) in &rows {
+        for (job, v) in &rows {
             t.push_str(&match v {
-                Some(v) => format!(
-                    "{} {} ({} markings, {} product states, automaton of {} states) {}\n",
-                    job.id,
-                    if v.holds { "TRUE" } else { "FALSE" },
-                    v.markings,
-                    v.product_states,
-                    v.automaton_states,
-                    job.text
-                ),
-                None => format!("{} CANNOT_COMPUTE {}\n", job.id, job.text),
+                Ok(v) => {
+                    let mut sizes = format!("{} markings", v.markings);
+                    if let Some(p) = &v.product_states {
+                        sizes.push_str(&format!(", {p} product states"));
+                    }
+                    if let Some(n) = v.automaton_states {
+                        sizes.push_str(&format!(", automaton of {n} states"));
+                    }
+                    format!(
+                        "{} {} ({sizes}; {}) {}\n",
+                        job.id,
+                        if v.holds { "TRUE" } else { "FALSE" },
+                        v.engine.name(),
+                        job.text
+                    )
+                }
+                Err(_) => format!("{} CANNOT_COMPUTE {}\n", job.id, job.text),
             });
-            if let Some(c) = v.as_ref().and_then(|v| v.counterexample.as_ref()) {
+            if let Some(c) = v.as_ref().ok().and_then(|v| v.counterexample.as_ref()) {
                 if a.witness {
                     t.push_str(&counterexample_text(net, c));
                 }
@@ -215,13 +208,15 @@ pub fn check(
         }
         crate::out::print(&t)?;
     }
-    match stopped {
-        Some(s) => {
-            eprintln!("error: {}: {s}; formulas after it not checked", a.model);
-            Ok(std::process::ExitCode::from(3))
+    if undecided > 0 {
+        for (job, v) in &rows {
+            if let Err(e) = v {
+                eprintln!("error: {}: {}: {e}", a.model, job.id);
+            }
         }
-        None => Ok(std::process::ExitCode::SUCCESS),
+        return Ok(std::process::ExitCode::from(3));
     }
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// The transition fired from `a` to `b` on a counterexample (`None`: a deadlock's stutter).

@@ -3,13 +3,19 @@
 //!
 //! The product's states are pairs `(e, m)`: `m` a reachable marking, `e` the automaton edge
 //! taken while reading `m` (its label holds in `m`), or `0` before the first letter. The edge
-//! sits on an extra level at the **bottom** (level 1; the net's level `k` becomes `k + 1`), so
-//! every event keeps its Top and saturation stays effective: each net event `t` becomes one
-//! event per pair of consecutive edges `(e, e')` (`e'` leaves the state `e` enters), `t` on the
-//! net's levels and `e → e'` on level 1; the start events move level 1 from `0` to the edges
-//! of the initial state. The labels are not local, so they form the constraint
+//! is one more level, above the net's levels ([`Placement::Top`], the default) or below them
+//! ([`Placement::Bottom`]). Each net event `t` becomes one event per pair of consecutive edges
+//! `(e, e')` (`e'` leaves the state `e` enters): `t` on the net's levels and `e → e'` on the
+//! automaton's; the start events move the automaton's level from `0` to the edges of the
+//! initial state. The labels are not local, so they form the constraint
 //! `V = {0} × Rch ∪ ⋃_e {e} × (Rch ∩ label_e)` of constrained saturation (Figure 3.3): the
 //! reachable product is `ConsSaturate(V, {(0, m₀)})`.
+//!
+//! The placement was measured (docs/ltl.md): at the bottom every event reaches down to
+//! level 1, and saturation spends its time re-saturating below each firing
+//! (CSRepetitions-PT-02, LTLCardinality with `--ltl-method el`: past 300 s at the bottom,
+//! 1.8 s on top, where saturation becomes chained steps at the root over relational products
+//! that stop at each net event's own bottom).
 //!
 //! A transition-based acceptance set `Acc_i` becomes the state set `{(e, m) : e ∈ Acc_i}`.
 //! `A φ` fails iff a reachable product state has a fair path: an infinite one visiting every
@@ -38,6 +44,19 @@ pub const MAX_PRODUCT_EVENTS: usize = 2_000_000;
 
 /// The most classes of deadlocks by the atoms' values.
 const MAX_DEAD_CLASSES: usize = 1 << 12;
+
+/// Where the automaton's level goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// Above the net's levels: every product event has the new level as its Top, so
+    /// saturation turns into chained breadth-first steps at the root, each a relational
+    /// product over the net event's own support only.
+    #[default]
+    Top,
+    /// Below the net's levels: every event keeps its Top, but its support reaches down to
+    /// level 1, so each firing runs through every level below its Top.
+    Bottom,
+}
 
 /// Why the symbolic product gave no verdict.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -105,6 +124,7 @@ pub fn check_product(
     aut: &Tgba,
     deadlocks: Deadlocks,
     method: FairMethod,
+    placement: Placement,
     limits: Limits,
 ) -> Result<ProductVerdict, ProductError> {
     let edges = flat_edges(aut);
@@ -194,53 +214,42 @@ pub fn check_product(
                 .collect()
         }
     };
-    // the product: level 1 the edge, the net's levels above it
+    // the product's sets: `{gs} × s` for sets `s` of markings and sets `gs` of edges
     let k = net.model.num_levels();
     let mut pdd = Dd::new(k + 1);
-    let dst = &mut pdd.sets;
-    dst.set_domain(1, edges.len() as u32 + 1);
-    for l in 1..=k {
-        dst.set_domain(l + 1, src.domain(l));
-    }
-    let mut lift = Lift::default();
-    let v = {
-        let b0 = bottom(dst, [0u32]);
-        let mut v = lift.lift(src, dst, rch, b0);
+    let mut build = Build::new(placement, k, &*src, &mut pdd.sets, edges.len());
+    let mut v_parts = vec![(vec![0u32], rch)];
+    {
         let mut by_label: FxHashMap<&[(u32, bool)], Vec<u32>> = FxHashMap::default();
         for (g, e) in edges.iter().enumerate() {
             by_label.entry(&e.label).or_default().push(g as u32 + 1);
         }
-        for (label, gs) in by_label {
-            let b = bottom(dst, gs.iter().copied());
-            let s = lift.lift(src, dst, labels[label], b);
-            v = dst.union(v, s);
-        }
-        v
-    };
-    let mut fair_bottoms = Vec::new();
+        let mut parts: Vec<_> = by_label
+            .into_iter()
+            .map(|(label, gs)| (gs, labels[label]))
+            .collect();
+        parts.sort();
+        v_parts.extend(parts);
+    }
+    let v = build.set(&v_parts);
+    let mut acc_sets = Vec::new();
     for i in 0..aut.num_acc.max(1) {
-        let gs = edges
+        let gs: Vec<u32> = edges
             .iter()
             .enumerate()
             .filter(|(_, e)| aut.num_acc == 0 || e.acc >> i & 1 == 1)
-            .map(|(g, _)| g as u32 + 1);
-        fair_bottoms.push(bottom(dst, gs));
+            .map(|(g, _)| g as u32 + 1)
+            .collect();
+        acc_sets.push(build.set(&[(gs, rch)]));
     }
-    let mut acc_sets: Vec<NodeId> = fair_bottoms
-        .into_iter()
-        .map(|b| lift.lift(src, dst, rch, b))
+    let dead_parts: Vec<(Vec<u32>, NodeId)> = dead_classes
+        .iter()
+        .filter(|(_, ok)| !ok.is_empty())
+        .map(|(s, ok)| (ok.iter().map(|g| g + 1).collect(), *s))
         .collect();
-    let mut dead_accepting = NodeId::EMPTY;
-    for (s, ok) in &dead_classes {
-        if ok.is_empty() {
-            continue;
-        }
-        let b = bottom(dst, ok.iter().map(|g| g + 1));
-        let d = lift.lift(src, dst, *s, b);
-        dead_accepting = dst.union(dead_accepting, d);
-    }
-    drop(lift);
-    let model = product_model(net.model, &edges, &from_state);
+    let mut dead_accepting = build.set(&dead_parts);
+    drop(build);
+    let model = product_model(net.model, &edges, &from_state, placement);
     let _v_pin = pdd.pin(v);
     let mut reach = Reach::new(&mut pdd, &model, Direction::Forward, None);
     reach.set_limits(limits);
@@ -263,11 +272,10 @@ pub fn check_product(
         });
     }
     let _acc_pins: Vec<_> = acc_sets.iter().map(|&a| dd.pin(a)).collect();
+    let shift = usize::from(placement == Placement::Bottom);
     let mut level_of_place = vec![0usize; k];
-    for p in 0..k {
-        if let Some(l) = net.atoms.level_of_place(p) {
-            level_of_place[p] = l + 1;
-        }
+    for (p, l) in level_of_place.iter_mut().enumerate() {
+        *l = net.atoms.level_of_place(p).map_or(0, |l| l + shift);
     }
     let patoms = Atoms::new(&model, level_of_place);
     let mut checker = Checker::new(reach, &model, patoms, prch, CtlDeadlocks::Maximal);
@@ -283,68 +291,145 @@ pub fn check_product(
     })
 }
 
-/// The set of level 1 (the automaton edge) holding the local states `gs`, over nothing below.
-fn bottom(dst: &mut Forest, gs: impl IntoIterator<Item = u32>) -> NodeId {
-    let mut es: Vec<Edge> = gs.into_iter().map(|g| Edge::new(g, NodeId::ONE)).collect();
-    es.sort_by_key(|e| e.idx);
-    es.dedup_by_key(|e| e.idx);
-    dst.make_node(1, &es)
-}
-
-/// Copies sets of the net's forest into the product's, one level up, with a given set of
-/// level 1 below every path.
-#[derive(Default)]
-struct Lift {
+/// Builds sets of the product `⋃ {gs} × s` (edges `gs`, sets `s` of the net's forest) in the
+/// product's forest: with the automaton on top, one node over copies of the net's sets; at the
+/// bottom, the net's sets copied one level up with a set of level 1 below every path.
+struct Build<'a> {
+    placement: Placement,
+    k: usize,
+    src: &'a Forest,
+    dst: &'a mut Forest,
     memo: FxHashMap<NodeId, NodeId>,
-    bottom: NodeId,
+    below: NodeId,
 }
 
-impl Lift {
-    fn lift(&mut self, src: &Forest, dst: &mut Forest, n: NodeId, bottom: NodeId) -> NodeId {
-        if bottom != self.bottom {
-            self.memo.clear();
-            self.bottom = bottom;
+impl<'a> Build<'a> {
+    fn new(
+        placement: Placement,
+        k: usize,
+        src: &'a Forest,
+        dst: &'a mut Forest,
+        edges: usize,
+    ) -> Build<'a> {
+        let aut_level = match placement {
+            Placement::Top => k + 1,
+            Placement::Bottom => 1,
+        };
+        let shift = usize::from(placement == Placement::Bottom);
+        dst.set_domain(aut_level, edges as u32 + 1);
+        for l in 1..=k {
+            dst.set_domain(l + shift, src.domain(l));
         }
-        self.go(src, dst, n)
+        Build {
+            placement,
+            k,
+            src,
+            dst,
+            memo: FxHashMap::default(),
+            below: NodeId::ONE,
+        }
     }
 
-    fn go(&mut self, src: &Forest, dst: &mut Forest, n: NodeId) -> NodeId {
-        if n.is_empty() || self.bottom.is_empty() {
+    fn set(&mut self, parts: &[(Vec<u32>, NodeId)]) -> NodeId {
+        match self.placement {
+            Placement::Top => {
+                self.below = NodeId::ONE;
+                let mut children: Vec<NodeId> = Vec::new();
+                for (gs, s) in parts {
+                    let c = self.copy(*s);
+                    for &g in gs {
+                        let g = g as usize;
+                        if children.len() <= g {
+                            children.resize(g + 1, NodeId::EMPTY);
+                        }
+                        children[g] = self.dst.union(children[g], c);
+                    }
+                }
+                let es: Vec<Edge> = children
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| !c.is_empty())
+                    .map(|(g, &c)| Edge::new(g as u32, c))
+                    .collect();
+                self.dst.make_node(self.k + 1, &es)
+            }
+            Placement::Bottom => {
+                let mut acc = NodeId::EMPTY;
+                for (gs, s) in parts {
+                    let mut es: Vec<Edge> = gs.iter().map(|&g| Edge::new(g, NodeId::ONE)).collect();
+                    es.sort_by_key(|e| e.idx);
+                    es.dedup_by_key(|e| e.idx);
+                    let below = self.dst.make_node(1, &es);
+                    if below != self.below {
+                        self.memo.clear();
+                        self.below = below;
+                    }
+                    let c = self.copy(*s);
+                    acc = self.dst.union(acc, c);
+                }
+                acc
+            }
+        }
+    }
+
+    /// `n` of the net's forest in the product's (one level up, over `self.below`, at the
+    /// bottom placement).
+    fn copy(&mut self, n: NodeId) -> NodeId {
+        if n.is_empty() || self.below.is_empty() {
             return NodeId::EMPTY;
         }
         if n == NodeId::ONE {
-            return self.bottom;
+            return self.below;
         }
         if let Some(&r) = self.memo.get(&n) {
             return r;
         }
-        let level = src.level(n);
-        let es = src.edges(n).to_vec();
+        let level = self.src.level(n);
+        let es = self.src.edges(n).to_vec();
         let mut out = Vec::with_capacity(es.len());
         for e in es {
-            let c = self.go(src, dst, e.child);
+            let c = self.copy(e.child);
             if !c.is_empty() {
                 out.push(Edge::new(e.idx, c));
             }
         }
-        let r = dst.make_node(level + 1, &out);
+        let shift = usize::from(self.placement == Placement::Bottom);
+        let r = self.dst.make_node(level + shift, &out);
         self.memo.insert(n, r);
         r
     }
 }
 
-/// The product model: level 1 the automaton edge (`0` before the first letter, `g + 1` edge
-/// `g`), level `k + 1` the net's level `k`.
-fn product_model(net: &Model, edges: &[FlatEdge], from_state: &[Vec<u32>]) -> Model {
-    let mut levels = Vec::with_capacity(net.levels.len() + 1);
-    levels.push(Level {
+/// The product model: the automaton edge on a level of its own (`0` before the first letter,
+/// `g + 1` edge `g`) above or below the net's levels.
+fn product_model(
+    net: &Model,
+    edges: &[FlatEdge],
+    from_state: &[Vec<u32>],
+    placement: Placement,
+) -> Model {
+    let k = net.levels.len();
+    let aut = Level {
         name: "automaton".into(),
         bound: Some(edges.len() as u32),
         one_hot: false,
-    });
-    levels.extend(net.levels.iter().cloned());
-    let mut initial = vec![0];
-    initial.extend_from_slice(&net.initial);
+    };
+    let (levels, initial, aut_level, shift) = match placement {
+        Placement::Top => {
+            let mut levels = net.levels.clone();
+            levels.push(aut);
+            let mut initial = net.initial.clone();
+            initial.push(0);
+            (levels, initial, k + 1, 0)
+        }
+        Placement::Bottom => {
+            let mut levels = vec![aut];
+            levels.extend(net.levels.iter().cloned());
+            let mut initial = vec![0];
+            initial.extend_from_slice(&net.initial);
+            (levels, initial, 1, 1)
+        }
+    };
     let step = |from: u32, to: u32| LocalFn::Petri {
         need: from,
         inhibit: from + 1,
@@ -354,15 +439,22 @@ fn product_model(net: &Model, edges: &[FlatEdge], from_state: &[Vec<u32>]) -> Mo
     for &g in &from_state[0] {
         events.push(Event {
             name: format!("start{g}"),
-            parts: vec![(1, step(0, g + 1))],
+            parts: vec![(aut_level, step(0, g + 1))],
         });
     }
     for t in &net.events {
-        let lifted: Vec<(usize, LocalFn)> = t.parts.iter().map(|&(l, f)| (l + 1, f)).collect();
+        let lifted: Vec<(usize, LocalFn)> = t.parts.iter().map(|&(l, f)| (l + shift, f)).collect();
         for (g, e) in edges.iter().enumerate() {
             for &h in &from_state[e.to as usize] {
-                let mut parts = lifted.clone();
-                parts.push((1, step(g as u32 + 1, h + 1)));
+                let a = (aut_level, step(g as u32 + 1, h + 1));
+                let mut parts = Vec::with_capacity(lifted.len() + 1);
+                if placement == Placement::Top {
+                    parts.push(a);
+                }
+                parts.extend_from_slice(&lifted);
+                if placement == Placement::Bottom {
+                    parts.push(a);
+                }
                 events.push(Event {
                     name: String::new(),
                     parts,

@@ -14,7 +14,7 @@ use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
 use saturn_reference::strategies::{discard, ltl_formula, random_net};
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::FairMethod;
-use saturn_symbolic::ltl::{check_product, NetSpace};
+use saturn_symbolic::ltl::{check_product, NetSpace, Placement};
 use saturn_symbolic::{Direction, Limits, Method, Reach};
 
 fn case() -> impl Strategy<
@@ -35,7 +35,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn symbolic_product_agrees_with_the_reference((net, order, phi) in case(), tc in any::<bool>()) {
+    fn symbolic_product_agrees_with_the_reference((net, order, phi) in case(), tc in any::<bool>(), top in any::<bool>()) {
         let Ok(space) = explore_petri(&net, 3000) else {
             return Err(discard("unbounded or too large for the reference"));
         };
@@ -49,6 +49,7 @@ proptest! {
         };
         let _pin = dd.pin(states);
         let method = if tc { FairMethod::Tc } else { FairMethod::EmersonLei };
+        let placement = if top { Placement::Top } else { Placement::Bottom };
         for (dl, rdl) in [
             (Deadlocks::Stutter, LtlDeadlocks::Stutter),
             (Deadlocks::Maximal, LtlDeadlocks::Maximal),
@@ -62,10 +63,11 @@ proptest! {
                 &p.automaton,
                 dl,
                 method,
+                placement,
                 Limits::none(),
             )
             .unwrap();
-            prop_assert_eq!(v.holds, !counterexample, "{:?} {:?} {:?}", dl, method, phi);
+            prop_assert_eq!(v.holds, !counterexample, "{:?} {:?} {:?} {:?}", dl, method, placement, phi);
         }
     }
 }
