@@ -3,16 +3,18 @@
 //! ([`saturn_ltl::ctl_equivalent`]), and the symbolic product with fair-cycle emptiness
 //! ([`saturn_symbolic::ltl`]), scheduled by `--ltl-method auto` as a portfolio:
 //!
-//! 1. the explicit search, each formula with a short share of the time (a quarter of what is
-//!    left, split evenly) and at most [`FIRST_BYTES`]: most counterexamples are found within
-//!    a few hundred product states;
-//! 2. the formulas left: the net's state space is generated once (saturation, the order
-//!    portfolio of `--order auto`), then each formula by the CTL engines if it is CTL in
-//!    disguise, else by the symbolic product, each with an equal share of half the time left;
-//! 3. the formulas still left: the explicit search again, with all the time and memory left.
+//! 1. a race on two threads: the explicit search, each formula with an equal share of half
+//!    the time left and at most [`FIRST_BYTES`] (most counterexamples are found within a few
+//!    hundred product states), against the symbolic engines: the net's state space generated
+//!    once (saturation, the order portfolio of `--order auto`), then each formula by the CTL
+//!    engines if it is CTL in disguise, else by the symbolic product, each with an equal share
+//!    of half the time left. The first engine to decide a formula wins; the other skips it;
+//! 2. the formulas neither decided: the explicit search again, with all the time and memory
+//!    left.
 //!
 //! A verdict is never guessed: a formula no engine decided within its limits stays undecided.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::ValueEnum;
@@ -136,84 +138,139 @@ struct Symbolic {
     model: Model,
 }
 
-/// Decide every formula (`None`: not an LTL formula, left undecided with that reason).
-pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided, String>> {
-    let mut out: Vec<Result<Decided, String>> = phis
-        .iter()
-        .map(|p| match p {
-            Some(_) => Err("not checked".to_string()),
-            None => Err("not an LTL formula (A over a path formula)".to_string()),
-        })
-        .collect();
-    let todo = |out: &[Result<Decided, String>]| -> Vec<usize> {
-        (0..phis.len())
-            .filter(|&n| phis[n].is_some() && out[n].is_err())
-            .collect()
-    };
-    let deadline = run.limits.deadline;
-    let share = |k: usize, n: usize, fraction: u32| {
-        deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now) / ((n - k) as u32 * fraction)
-        })
-    };
-    let explicit_round = |out: &mut Vec<Result<Decided, String>>, fraction: u32, bytes: usize| {
-        let left = todo(out);
-        for (k, &n) in left.iter().enumerate() {
-            let phi = phis[n].as_ref().expect("an LTL formula");
-            out[n] = explicit(run, phi, share(k, left.len(), fraction), bytes);
-        }
-    };
-    match run.method {
-        LtlMethodArg::Explicit => {
-            explicit_round(&mut out, 1, run.max_bytes);
-            return out;
-        }
-        LtlMethodArg::Auto => explicit_round(&mut out, 4, run.max_bytes.min(FIRST_BYTES)),
-        LtlMethodArg::El | LtlMethodArg::Tc => {}
+/// The verdicts being found, one slot per formula, shared by the racing engines: the first
+/// engine to decide a formula wins, the others skip it.
+struct Slots<'p> {
+    phis: &'p [Option<PathFormula>],
+    slots: Vec<Mutex<Result<Decided, String>>>,
+}
+
+impl<'p> Slots<'p> {
+    fn new(phis: &'p [Option<PathFormula>]) -> Self {
+        let slots = phis
+            .iter()
+            .map(|p| {
+                Mutex::new(Err(match p {
+                    Some(_) => "not checked".to_string(),
+                    None => "not an LTL formula (A over a path formula)".to_string(),
+                }))
+            })
+            .collect();
+        Slots { phis, slots }
     }
-    let left = todo(&out);
-    if !left.is_empty() {
-        let gen_limits = Limits {
-            deadline: match run.method {
-                LtlMethodArg::Auto => share(0, 1, 2),
-                _ => deadline,
-            },
+
+    fn lock(&self, n: usize) -> std::sync::MutexGuard<'_, Result<Decided, String>> {
+        self.slots[n].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn open(&self, n: usize) -> bool {
+        self.phis[n].is_some() && self.lock(n).is_err()
+    }
+
+    /// The open formulas from `from` on.
+    fn open_from(&self, from: usize) -> usize {
+        (from..self.phis.len()).filter(|&n| self.open(n)).count()
+    }
+
+    /// Keep `r` unless the formula is decided already (a reason replaces a reason).
+    fn offer(&self, n: usize, r: Result<Decided, String>) {
+        let mut slot = self.lock(n);
+        if slot.is_err() {
+            *slot = r;
+        }
+    }
+
+    fn into_results(self) -> Vec<Result<Decided, String>> {
+        self.slots
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect()
+    }
+}
+
+/// An equal share of `1/fraction` of the time left for each of `open` formulas.
+fn share(deadline: Option<Instant>, open: usize, fraction: u32) -> Option<Instant> {
+    deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / (open.max(1) as u32 * fraction)
+    })
+}
+
+/// The explicit search on every open formula, each with an equal share of `1/fraction` of the
+/// time left, at most `bytes` of memory.
+fn explicit_round(run: &Run, slots: &Slots, fraction: u32, bytes: usize) {
+    for n in 0..slots.phis.len() {
+        if !slots.open(n) {
+            continue;
+        }
+        let phi = slots.phis[n].as_ref().expect("an LTL formula");
+        let dl = share(run.limits.deadline, slots.open_from(n), fraction);
+        let r = explicit(run, phi, dl, bytes);
+        slots.offer(n, r);
+    }
+}
+
+/// The symbolic engines on every open formula: the state space generated once (within
+/// `1/fraction` of the time left), then each formula with an equal share of `1/fraction` of
+/// the time left.
+fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
+    if slots.open_from(0) == 0 {
+        return;
+    }
+    let gen_limits = Limits {
+        deadline: share(run.limits.deadline, 1, fraction),
+        ..run.limits
+    };
+    let mut sym = match generate(run, gen_limits) {
+        Ok(s) => s,
+        Err(e) => {
+            for n in 0..slots.phis.len() {
+                if slots.open(n) {
+                    slots.offer(n, Err(e.clone()));
+                }
+            }
+            return;
+        }
+    };
+    for n in 0..slots.phis.len() {
+        if !slots.open(n) {
+            continue;
+        }
+        let phi = slots.phis[n].as_ref().expect("an LTL formula");
+        let limits = Limits {
+            deadline: share(run.limits.deadline, slots.open_from(n), fraction),
             ..run.limits
         };
-        match generate(run, gen_limits) {
-            Ok(mut sym) => {
-                for (k, &n) in left.iter().enumerate() {
-                    let phi = phis[n].as_ref().expect("an LTL formula");
-                    let fraction = if run.method == LtlMethodArg::Auto {
-                        2
-                    } else {
-                        1
-                    };
-                    let limits = Limits {
-                        deadline: share(k, left.len(), fraction),
-                        ..run.limits
-                    };
-                    out[n] = symbolic(run, &mut sym, phi, limits);
-                }
-            }
-            Err(e) => {
-                for &n in &left {
-                    out[n] = Err(e.clone());
-                }
-            }
+        let r = symbolic(run, &mut sym, phi, limits);
+        slots.offer(n, r);
+    }
+}
+
+/// Decide every formula (`None`: not an LTL formula, left undecided with that reason).
+pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided, String>> {
+    let slots = Slots::new(phis);
+    match run.method {
+        LtlMethodArg::Explicit => explicit_round(run, &slots, 1, run.max_bytes),
+        LtlMethodArg::El | LtlMethodArg::Tc => symbolic_round(run, &slots, 1),
+        LtlMethodArg::Auto => {
+            // the race: the explicit search (small memory) on a thread of its own, the
+            // symbolic engines here, each within half the time left; then the explicit
+            // search with all that is left on the formulas neither decided
+            std::thread::scope(|sc| {
+                sc.spawn(|| explicit_round(run, &slots, 2, run.max_bytes.min(FIRST_BYTES)));
+                symbolic_round(run, &slots, 2);
+            });
+            explicit_round(run, &slots, 1, run.max_bytes);
         }
     }
-    if run.method == LtlMethodArg::Auto {
-        explicit_round(&mut out, 1, run.max_bytes);
-    }
+    let mut out = slots.into_results();
     // a counterexample for each formula a symbolic engine found false
     if run.witness {
         for (n, d) in out.iter_mut().enumerate() {
             if let (Ok(d), Some(phi)) = (d, &phis[n]) {
                 if !d.holds && d.counterexample.is_none() {
                     let limits = LtlLimits {
-                        deadline,
+                        deadline: run.limits.deadline,
                         max_bytes: Some(run.max_bytes),
                     };
                     match saturn_ltl::check_net(run.net, phi, run.deadlocks, limits) {

@@ -60,9 +60,20 @@ fn check_all(extra: &[&str], maximal: bool) -> std::process::Output {
 
 #[test]
 fn verdicts_agree_with_the_reference() {
-    for maximal in [false, true] {
-        let out = check_all(&[], maximal);
-        assert!(out.status.success(), "{out:?}");
+    let methods: [&[&str]; 6] = [
+        &[],
+        &["--ltl-method", "explicit"],
+        &["--ltl-method", "el"],
+        &["--ltl-method", "tc"],
+        &["--ltl-method", "el", "--ltl-level", "bottom"],
+        &["--ltl-method", "tc", "--ltl-level", "bottom"],
+    ];
+    for (maximal, extra) in [false, true]
+        .into_iter()
+        .flat_map(|m| methods.iter().map(move |e| (m, *e)))
+    {
+        let out = check_all(extra, maximal);
+        assert!(out.status.success(), "{extra:?} {out:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), FORMULAS.len(), "{text}");
@@ -74,7 +85,7 @@ fn verdicts_agree_with_the_reference() {
             };
             assert!(
                 line.starts_with(&format!("ltl-{} {want} ", i + 1)),
-                "{f} (maximal: {maximal}): {line}"
+                "{f} (maximal: {maximal}, {extra:?}): {line}"
             );
         }
     }
