@@ -51,9 +51,9 @@ pub enum LtlMethodArg {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum LtlLevelArg {
     /// Above the net's levels.
-    #[default]
     Top,
-    /// Below the net's levels.
+    /// Below the net's levels (measured faster: docs/ltl.md).
+    #[default]
     Bottom,
 }
 

@@ -73,7 +73,7 @@ pub struct MccArgs {
     #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlMethodArg::Auto)]
     pub ltl_method: crate::ltl_run::LtlMethodArg,
     /// Where the symbolic LTL product puts the automaton's level.
-    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Top)]
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Bottom)]
     pub ltl_level: crate::ltl_run::LtlLevelArg,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]

@@ -1,5 +1,5 @@
 //! The automaton of every formula of the contest LTL files given: states, edges, acceptance
-//! sets and translation time, one line each (`cargo run --release -p saturn-ltl --example
+//! sets, whether the formula is CTL in disguise (`ctl=`) and translation time, one line each (`cargo run --release -p saturn-ltl --example
 //! automata -- DIR...`, DIR a contest instance).
 
 use saturn_logic::ResolvedQuery;
@@ -23,13 +23,14 @@ fn main() {
                 let t = Instant::now();
                 match saturn_ltl::negated(&phi, saturn_ltl::Deadlocks::Stutter) {
                     Ok(p) => println!(
-                        "{} states={} edges={} acc={} atoms={} size={} secs={:.3}",
+                        "{} states={} edges={} acc={} atoms={} size={} ctl={} secs={:.3}",
                         f.id,
                         p.automaton.states.len(),
                         p.automaton.num_edges(),
                         p.automaton.num_acc,
                         p.atoms.formulas.len(),
                         p.formula.size(),
+                        saturn_ltl::ctl_equivalent(&phi, saturn_ltl::Deadlocks::Stutter).is_some(),
                         t.elapsed().as_secs_f64()
                     ),
                     Err(e) => println!("{} error {e} secs={:.3}", f.id, t.elapsed().as_secs_f64()),

@@ -3,21 +3,23 @@
 //!
 //! The product's states are pairs `(e, m)`: `m` a reachable marking, `e` the automaton edge
 //! taken while reading `m` (its label holds in `m`), or `0` before the first letter. The edge
-//! is one more level, above the net's levels ([`Placement::Top`], the default) or below them
-//! ([`Placement::Bottom`]). Each net event `t` becomes one event per pair of consecutive edges
-//! `(e, e')` (`e'` leaves the state `e` enters): `t` on the net's levels and `e → e'` on the
-//! automaton's; the start events move the automaton's level from `0` to the edges of the
-//! initial state. The labels are not local, so they form the constraint
-//! `V = {0} × Rch ∪ ⋃_e {e} × (Rch ∩ label_e)` of constrained saturation (Figure 3.3): the
-//! reachable product is `ConsSaturate(V, {(0, m₀)})`.
+//! is one more level, with a phase bit on a level of its own, above the net's levels
+//! ([`Placement::Top`], the default) or below them ([`Placement::Bottom`]). A step of the
+//! product is two events: the net event `t` (phase `0 → 1`), then an automaton event `e → e'`
+//! for consecutive edges (`e'` leaves the state `e` enters; phase `1 → 0`), so the product has
+//! `|T| + pairs` events, not `|T| × pairs` (LamportFastMutEx-PT-2, 96 transitions and 257
+//! pairs: 24,678 events the other way). The start events move the automaton's level from `0`
+//! to the edges of the initial state. The labels are not local, so they form the constraint
+//! `V = {0} × Rch ∪ ⋃_e {e} × (Rch ∩ label_e)` on the states of phase 0 (every state of phase
+//! 1 is allowed) of constrained saturation (Figure 3.3): the reachable product is
+//! `ConsSaturate(V, {(0, m₀)})`.
 //!
-//! The placement was measured (docs/ltl.md): at the bottom every event reaches down to
-//! level 1, and saturation spends its time re-saturating below each firing
-//! (CSRepetitions-PT-02, LTLCardinality with `--ltl-method el`: past 300 s at the bottom,
-//! 1.8 s on top, where saturation becomes chained steps at the root over relational products
-//! that stop at each net event's own bottom).
+//! The placement was measured (docs/ltl.md): on the developer instances of at most 20,000
+//! markings, both LTL examinations with `--ltl-method el`, the bottom took 52.7 s for the 40
+//! runs, all 640 formulas answered; on top, 73 s for the first 23 runs, with 3 formulas past
+//! 60 s (LamportFastMutEx-PT-3).
 //!
-//! A transition-based acceptance set `Acc_i` becomes the state set `{(e, m) : e ∈ Acc_i}`.
+//! A transition-based acceptance set `Acc_i` becomes the state set `{(e, 0, m) : e ∈ Acc_i}`.
 //! `A φ` fails iff a reachable product state has a fair path: an infinite one visiting every
 //! set infinitely often (fair `EG true` by Emerson-Lei or by the transitive closure, Claim 3 /
 //! Figure 4.8, [`FairMethod`]), or a path into a deadlock of the net after which the automaton
@@ -48,13 +50,12 @@ const MAX_DEAD_CLASSES: usize = 1 << 12;
 /// Where the automaton's level goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Placement {
-    /// Above the net's levels: every product event has the new level as its Top, so
-    /// saturation turns into chained breadth-first steps at the root, each a relational
-    /// product over the net event's own support only.
-    #[default]
+    /// Above the net's levels: every product event has one of the new levels as its Top, so
+    /// saturation turns into chained breadth-first steps at the root.
     Top,
-    /// Below the net's levels: every event keeps its Top, but its support reaches down to
-    /// level 1, so each firing runs through every level below its Top.
+    /// Below the net's levels (the default, measured faster): every net event keeps its Top,
+    /// and saturates below it; its support reaches down to the phase level.
+    #[default]
     Bottom,
 }
 
@@ -133,7 +134,7 @@ pub fn check_product(
         from_state[e.from as usize].push(g as u32);
     }
     let pairs: usize = edges.iter().map(|e| from_state[e.to as usize].len()).sum();
-    let num_events = net.model.events.len().saturating_mul(pairs) + from_state[0].len();
+    let num_events = net.model.events.len() + pairs + from_state[0].len();
     if num_events > MAX_PRODUCT_EVENTS {
         return Err(ProductError::TooManyEvents(num_events));
     }
@@ -216,9 +217,10 @@ pub fn check_product(
     };
     // the product's sets: `{gs} × s` for sets `s` of markings and sets `gs` of edges
     let k = net.model.num_levels();
-    let mut pdd = Dd::new(k + 1);
+    let mut pdd = Dd::new(k + 2);
     let mut build = Build::new(placement, k, &*src, &mut pdd.sets, edges.len());
-    let mut v_parts = vec![(vec![0u32], rch)];
+    let all: Vec<u32> = (1..=edges.len() as u32).collect();
+    let mut v_parts = vec![(vec![0u32], 0, rch), (all, 1, rch)];
     {
         let mut by_label: FxHashMap<&[(u32, bool)], Vec<u32>> = FxHashMap::default();
         for (g, e) in edges.iter().enumerate() {
@@ -226,7 +228,7 @@ pub fn check_product(
         }
         let mut parts: Vec<_> = by_label
             .into_iter()
-            .map(|(label, gs)| (gs, labels[label]))
+            .map(|(label, gs)| (gs, 0, labels[label]))
             .collect();
         parts.sort();
         v_parts.extend(parts);
@@ -240,14 +242,17 @@ pub fn check_product(
             .filter(|(_, e)| aut.num_acc == 0 || e.acc >> i & 1 == 1)
             .map(|(g, _)| g as u32 + 1)
             .collect();
-        acc_sets.push(build.set(&[(gs, rch)]));
+        acc_sets.push(build.set(&[(gs, 0, rch)]));
     }
-    let dead_parts: Vec<(Vec<u32>, NodeId)> = dead_classes
+    let dead_parts: Vec<(Vec<u32>, u32, NodeId)> = dead_classes
         .iter()
         .filter(|(_, ok)| !ok.is_empty())
-        .map(|(s, ok)| (ok.iter().map(|g| g + 1).collect(), *s))
+        .map(|(s, ok)| (ok.iter().map(|g| g + 1).collect(), 0, *s))
         .collect();
     let mut dead_accepting = build.set(&dead_parts);
+    let mut with_zero = vec![0u32];
+    with_zero.extend(1..=edges.len() as u32);
+    let phase0 = build.set(&[(with_zero, 0, rch)]);
     drop(build);
     let model = product_model(net.model, &edges, &from_state, placement);
     let _v_pin = pdd.pin(v);
@@ -261,7 +266,9 @@ pub fn check_product(
         *a = dd.sets.intersect(*a, prch);
     }
     dead_accepting = dd.sets.intersect(dead_accepting, prch);
-    let product_states = dd.sets.cardinality(prch);
+    // the product's states proper (phase 0), not the halfway states
+    let proper = dd.sets.intersect(prch, phase0);
+    let product_states = dd.sets.cardinality(proper);
     let edges_n = edges.len();
     if !dead_accepting.is_empty() {
         return Ok(ProductVerdict {
@@ -272,7 +279,7 @@ pub fn check_product(
         });
     }
     let _acc_pins: Vec<_> = acc_sets.iter().map(|&a| dd.pin(a)).collect();
-    let shift = usize::from(placement == Placement::Bottom);
+    let shift = 2 * usize::from(placement == Placement::Bottom);
     let mut level_of_place = vec![0usize; k];
     for (p, l) in level_of_place.iter_mut().enumerate() {
         *l = net.atoms.level_of_place(p).map_or(0, |l| l + shift);
@@ -291,12 +298,38 @@ pub fn check_product(
     })
 }
 
-/// Builds sets of the product `⋃ {gs} × s` (edges `gs`, sets `s` of the net's forest) in the
-/// product's forest: with the automaton on top, one node over copies of the net's sets; at the
-/// bottom, the net's sets copied one level up with a set of level 1 below every path.
+/// The levels of the product: the automaton edge's and the phase's, and how far the net's
+/// levels move up.
+#[derive(Clone, Copy)]
+struct Layout {
+    aut: usize,
+    phase: usize,
+    shift: usize,
+}
+
+impl Layout {
+    fn new(placement: Placement, k: usize) -> Layout {
+        match placement {
+            Placement::Top => Layout {
+                aut: k + 2,
+                phase: k + 1,
+                shift: 0,
+            },
+            Placement::Bottom => Layout {
+                aut: 1,
+                phase: 2,
+                shift: 2,
+            },
+        }
+    }
+}
+
+/// Builds sets of the product `⋃ {gs} × {phase} × s` (edges `gs`, sets `s` of the net's
+/// forest) in the product's forest: with the automaton on top, nodes over copies of the net's
+/// sets; at the bottom, the net's sets copied two levels up over a set of the two levels below.
 struct Build<'a> {
     placement: Placement,
-    k: usize,
+    layout: Layout,
     src: &'a Forest,
     dst: &'a mut Forest,
     memo: FxHashMap<NodeId, NodeId>,
@@ -311,18 +344,15 @@ impl<'a> Build<'a> {
         dst: &'a mut Forest,
         edges: usize,
     ) -> Build<'a> {
-        let aut_level = match placement {
-            Placement::Top => k + 1,
-            Placement::Bottom => 1,
-        };
-        let shift = usize::from(placement == Placement::Bottom);
-        dst.set_domain(aut_level, edges as u32 + 1);
+        let layout = Layout::new(placement, k);
+        dst.set_domain(layout.aut, edges as u32 + 1);
+        dst.set_domain(layout.phase, 2);
         for l in 1..=k {
-            dst.set_domain(l + shift, src.domain(l));
+            dst.set_domain(l + layout.shift, src.domain(l));
         }
         Build {
             placement,
-            k,
+            layout,
             src,
             dst,
             memo: FxHashMap::default(),
@@ -330,36 +360,44 @@ impl<'a> Build<'a> {
         }
     }
 
-    fn set(&mut self, parts: &[(Vec<u32>, NodeId)]) -> NodeId {
+    fn set(&mut self, parts: &[(Vec<u32>, u32, NodeId)]) -> NodeId {
         match self.placement {
             Placement::Top => {
                 self.below = NodeId::ONE;
-                let mut children: Vec<NodeId> = Vec::new();
-                for (gs, s) in parts {
+                // children[g][phase]
+                let mut children: Vec<[NodeId; 2]> = Vec::new();
+                for (gs, phase, s) in parts {
                     let c = self.copy(*s);
                     for &g in gs {
                         let g = g as usize;
                         if children.len() <= g {
-                            children.resize(g + 1, NodeId::EMPTY);
+                            children.resize(g + 1, [NodeId::EMPTY; 2]);
                         }
-                        children[g] = self.dst.union(children[g], c);
+                        let slot = &mut children[g][*phase as usize];
+                        *slot = self.dst.union(*slot, c);
                     }
                 }
-                let es: Vec<Edge> = children
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| !c.is_empty())
-                    .map(|(g, &c)| Edge::new(g as u32, c))
-                    .collect();
-                self.dst.make_node(self.k + 1, &es)
+                let mut es = Vec::new();
+                for (g, ch) in children.iter().enumerate() {
+                    let ph: Vec<Edge> = (0..2)
+                        .filter(|&p| !ch[p].is_empty())
+                        .map(|p| Edge::new(p as u32, ch[p]))
+                        .collect();
+                    let n = self.dst.make_node(self.layout.phase, &ph);
+                    if !n.is_empty() {
+                        es.push(Edge::new(g as u32, n));
+                    }
+                }
+                self.dst.make_node(self.layout.aut, &es)
             }
             Placement::Bottom => {
                 let mut acc = NodeId::EMPTY;
-                for (gs, s) in parts {
+                for (gs, phase, s) in parts {
                     let mut es: Vec<Edge> = gs.iter().map(|&g| Edge::new(g, NodeId::ONE)).collect();
                     es.sort_by_key(|e| e.idx);
                     es.dedup_by_key(|e| e.idx);
-                    let below = self.dst.make_node(1, &es);
+                    let aut = self.dst.make_node(1, &es);
+                    let below = self.dst.make_node(2, &[Edge::new(*phase, aut)]);
                     if below != self.below {
                         self.memo.clear();
                         self.below = below;
@@ -372,8 +410,8 @@ impl<'a> Build<'a> {
         }
     }
 
-    /// `n` of the net's forest in the product's (one level up, over `self.below`, at the
-    /// bottom placement).
+    /// `n` of the net's forest in the product's (moved up over `self.below` at the bottom
+    /// placement).
     fn copy(&mut self, n: NodeId) -> NodeId {
         if n.is_empty() || self.below.is_empty() {
             return NodeId::EMPTY;
@@ -393,15 +431,18 @@ impl<'a> Build<'a> {
                 out.push(Edge::new(e.idx, c));
             }
         }
-        let shift = usize::from(self.placement == Placement::Bottom);
-        let r = self.dst.make_node(level + shift, &out);
+        let r = self.dst.make_node(level + self.layout.shift, &out);
         self.memo.insert(n, r);
         r
     }
 }
 
-/// The product model: the automaton edge on a level of its own (`0` before the first letter,
-/// `g + 1` edge `g`) above or below the net's levels.
+/// The product model: the automaton edge (`0` before the first letter, `g + 1` edge `g`)
+/// and the phase on levels of their own, above or below the net's levels. A step of the
+/// product is two events: a net event `t` (phase `0 → 1`, the automaton's level unchanged),
+/// then an automaton event `g → h` for consecutive edges (phase `1 → 0`, the net unchanged),
+/// whose target must satisfy `h`'s label (the constraint). So the product has `|T| + pairs`
+/// events instead of `|T| × pairs`.
 fn product_model(
     net: &Model,
     edges: &[FlatEdge],
@@ -409,25 +450,32 @@ fn product_model(
     placement: Placement,
 ) -> Model {
     let k = net.levels.len();
+    let lay = Layout::new(placement, k);
     let aut = Level {
         name: "automaton".into(),
         bound: Some(edges.len() as u32),
         one_hot: false,
     };
-    let (levels, initial, aut_level, shift) = match placement {
+    let phase = Level {
+        name: "phase".into(),
+        bound: Some(1),
+        one_hot: false,
+    };
+    let (levels, initial) = match placement {
         Placement::Top => {
             let mut levels = net.levels.clone();
+            levels.push(phase);
             levels.push(aut);
             let mut initial = net.initial.clone();
-            initial.push(0);
-            (levels, initial, k + 1, 0)
+            initial.extend([0, 0]);
+            (levels, initial)
         }
         Placement::Bottom => {
-            let mut levels = vec![aut];
+            let mut levels = vec![aut, phase];
             levels.extend(net.levels.iter().cloned());
-            let mut initial = vec![0];
+            let mut initial = vec![0, 0];
             initial.extend_from_slice(&net.initial);
-            (levels, initial, 1, 1)
+            (levels, initial)
         }
     };
     let step = |from: u32, to: u32| LocalFn::Petri {
@@ -439,27 +487,30 @@ fn product_model(
     for &g in &from_state[0] {
         events.push(Event {
             name: format!("start{g}"),
-            parts: vec![(aut_level, step(0, g + 1))],
+            parts: vec![(lay.aut, step(0, g + 1))],
         });
     }
     for t in &net.events {
-        let lifted: Vec<(usize, LocalFn)> = t.parts.iter().map(|&(l, f)| (l + shift, f)).collect();
-        for (g, e) in edges.iter().enumerate() {
-            for &h in &from_state[e.to as usize] {
-                let a = (aut_level, step(g as u32 + 1, h + 1));
-                let mut parts = Vec::with_capacity(lifted.len() + 1);
-                if placement == Placement::Top {
-                    parts.push(a);
-                }
-                parts.extend_from_slice(&lifted);
-                if placement == Placement::Bottom {
-                    parts.push(a);
-                }
-                events.push(Event {
-                    name: String::new(),
-                    parts,
-                });
-            }
+        let mut parts: Vec<(usize, LocalFn)> =
+            t.parts.iter().map(|&(l, f)| (l + lay.shift, f)).collect();
+        parts.push((lay.phase, step(0, 1)));
+        parts.sort_by(|a, b| b.0.cmp(&a.0));
+        events.push(Event {
+            name: t.name.clone(),
+            parts,
+        });
+    }
+    for (g, e) in edges.iter().enumerate() {
+        for &h in &from_state[e.to as usize] {
+            let mut parts = vec![
+                (lay.aut, step(g as u32 + 1, h + 1)),
+                (lay.phase, step(1, 0)),
+            ];
+            parts.sort_by(|a, b| b.0.cmp(&a.0));
+            events.push(Event {
+                name: format!("e{g}-{h}"),
+                parts,
+            });
         }
     }
     Model {
