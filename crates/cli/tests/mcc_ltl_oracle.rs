@@ -1,14 +1,19 @@
 //! `saturn mcc DIR --examination LTLCardinality|LTLFireability`, as the contest runs it (default
 //! flags), against the contest's verdicts on the developer instances with at most
 //! [`MAX_STATES`] reachable markings: every formula answered, none in disagreement. Then each
-//! symbolic engine alone (`--ltl-method el`, `--ltl-method tc`) on the same instances (the
-//! closure on the smaller ones), so that the portfolio's answers do not hide a wrong engine.
+//! symbolic engine alone (`--ltl-method el` on the instances up to [`EL_MAX_STATES`],
+//! `--ltl-method tc` up to [`TC_MAX_STATES`]), so that the portfolio's answers do not hide a
+//! wrong engine.
 
 use assert_cmd::Command;
 use saturn_reference::mcc::{benchmark_dir, instances_up_to, oracle};
 
 /// The instances small enough for the test profile.
 const MAX_STATES: u64 = 20_000;
+
+/// The instances the symbolic product with Emerson-Lei is run on (all but
+/// LamportFastMutEx-PT-3 of the default test's: 21 of its 53 s in a release build).
+const EL_MAX_STATES: u64 = 11_000;
 
 /// The instances the transitive-closure method is run on (its closure of the product takes
 /// 28 s on CircularTrains-PT-012, 195 markings; docs/ltl.md).
@@ -68,8 +73,8 @@ fn ltl_fireability_agrees_with_the_contest() {
 #[test]
 fn symbolic_product_el_agrees_with_the_contest() {
     let t = "TECHNIQUES DECISION_DIAGRAMS SATURATION LTL_AUTOMATA";
-    check_with("LTLCardinality", &["--ltl-method", "el"], MAX_STATES, t);
-    check_with("LTLFireability", &["--ltl-method", "el"], MAX_STATES, t);
+    check_with("LTLCardinality", &["--ltl-method", "el"], EL_MAX_STATES, t);
+    check_with("LTLFireability", &["--ltl-method", "el"], EL_MAX_STATES, t);
 }
 
 /// The symbolic product alone, emptiness by the transitive closure.
