@@ -60,7 +60,8 @@ pub struct SccArgs {
     /// with a set F is `true;F`). Methods: tc, lockstep.
     #[arg(long, value_name = "R;C")]
     pub streett: Vec<String>,
-    /// The variable order [default: file-rev; auto takes the first order of its portfolio].
+    /// The variable order [default: file-rev, auto with --method tc; auto takes the first order
+    /// of its portfolio].
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -99,7 +100,13 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
         _ => {}
     }
     let (net, _) = load_net(&a.model)?;
-    let order = a.order.unwrap_or(crate::statespace::DEFAULT_ORDER);
+    // the transitive closure is sensitive to the order (Railroad-PT-005: minutes under
+    // file-rev, a fraction of a second under sloan): it takes auto's first order by default
+    let order = a.order.unwrap_or(if method == SccMethod::Tc {
+        OrderArg::Auto
+    } else {
+        crate::statespace::DEFAULT_ORDER
+    });
     let (order_used, model) = lower(&net, order, a.limits.timeout)?
         .into_iter()
         .next()
