@@ -78,6 +78,10 @@ pub struct CheckArgs {
     /// not shortest); `tcd` and `auto` a shortest one (least stem + cycle over every knot).
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
+    /// Write the MDDs of the reachable states and of each formula's satisfying set to FILE as
+    /// Graphviz DOT (levels labelled by their places; CTL formulas).
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
     #[command(flatten)]
     pub generation: GenerationArgs,
     /// Print one JSON object on stdout, also on failure (docs/json.md).
@@ -262,6 +266,28 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             }
         };
         rows.push((job, ans, t0.elapsed().as_secs_f64(), wit));
+    }
+    if let Some(path) = &a.dot {
+        let mut roots = vec![("reachable".to_string(), checker.reachable())];
+        for (job, ans, _, _) in &rows {
+            if let (Some(Answer::Bool { .. }), Ok(saturn_logic::ResolvedQuery::Formula(f))) =
+                (ans, &job.query)
+            {
+                if let Ok(n) = checker.sat(f) {
+                    roots.push((job.id.clone(), n));
+                }
+            }
+        }
+        let named: Vec<(&str, saturn_dd::NodeId)> =
+            roots.iter().map(|(s, n)| (s.as_str(), *n)).collect();
+        let dot = checker.dot(&named, |l| {
+            model
+                .levels
+                .get(l - 1)
+                .map_or_else(|| format!("x{l}"), |v| v.name.clone())
+        });
+        std::fs::write(path, dot)
+            .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
     }
     if a.json {
         let formulas: Vec<_> = rows

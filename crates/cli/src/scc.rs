@@ -67,6 +67,10 @@ pub struct SccArgs {
     /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
+    /// Write the MDDs of the reachable states, of the states in (terminal) SCCs and of each
+    /// terminal SCC found to FILE as Graphviz DOT (levels labelled by their places).
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -148,6 +152,26 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
         }
     })?;
     let seconds = t0.elapsed().as_secs_f64();
+    if let Some(path) = &a.dot {
+        let what = if a.terminal { "terminal" } else { "in SCCs" };
+        let mut roots = vec![
+            ("reachable".to_string(), found.reachable),
+            (what.to_string(), found.states),
+        ];
+        for (i, &c) in found.classes.iter().enumerate() {
+            roots.push((format!("terminal SCC {}", i + 1), c));
+        }
+        let named: Vec<(&str, saturn_dd::NodeId)> =
+            roots.iter().map(|(s, n)| (s.as_str(), *n)).collect();
+        let dot = found.sets.to_dot_named(&named, |l| {
+            model
+                .levels
+                .get(l - 1)
+                .map_or_else(|| format!("x{l}"), |v| v.name.clone())
+        });
+        std::fs::write(path, dot)
+            .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
+    }
     let peak = peak_memory_bytes();
     let reachable = found.sets.cardinality(found.reachable);
     if a.json {

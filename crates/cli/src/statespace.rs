@@ -20,7 +20,7 @@ use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use saturn_symbolic::Relations;
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct StateSpaceArgs {
     /// A PNML file, a PRISM model (.prism, .sm, .pm, .nm: ctmc or dtmc), `-` for standard input,
     /// a contest model directory (holding model.pnml), or a generated instance `family:N` (e.g.
@@ -51,6 +51,11 @@ pub struct StateSpaceArgs {
     /// Print one JSON object on stdout, also on failure (docs/json.md).
     #[arg(long)]
     pub json: bool,
+    /// Write the MDD of the reachable states to FILE as Graphviz DOT (levels labelled by
+    /// their places). The figures then come from the diagram: no explicit search, scaling or
+    /// polytope (Petri nets).
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -82,6 +87,19 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    // --dot: the figures from the diagram it draws
+    let drawn;
+    let a = if a.dot.is_some() {
+        drawn = StateSpaceArgs {
+            explicit: ExplicitArg::Off,
+            scaling: ScalingArg::Off,
+            polytope: PolytopeArg::Off,
+            ..a.clone()
+        };
+        &drawn
+    } else {
+        a
+    };
     let order = a.generation.order.unwrap_or(if contest_dir {
         MCC_ORDER
     } else {
@@ -96,10 +114,17 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = a.limits.limits(start);
     let t0 = Instant::now();
-    // `statespace` names no state and no event: the models need not carry the identifiers
+    // `statespace` names no state and no event (but --dot names the levels): the models need
+    // not carry the identifiers
     let (names, models): (Vec<String>, Vec<_>) = candidates
         .into_iter()
-        .map(|(name, m)| (name, m.without_names()))
+        .map(|(name, m)| {
+            if a.dot.is_some() {
+                (name, m)
+            } else {
+                (name, m.without_names())
+            }
+        })
         .unzip();
     // each candidate's levels, and how many of them hold a one-hot group of places
     let level_counts: Vec<(usize, usize)> = models
@@ -235,6 +260,16 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     .map_err(stopped)?;
     let (won, ss) = match outcome {
         Outcome::Generated { won, ss } => {
+            if let Some(path) = &a.dot {
+                let levels = &models[won].levels;
+                let dot = ss.dd.sets.to_dot_named(&[("reachable", ss.states)], |l| {
+                    levels
+                        .get(l - 1)
+                        .map_or_else(|| format!("x{l}"), |v| v.name.clone())
+                });
+                std::fs::write(path, dot)
+                    .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
+            }
             if std::env::var_os("SATURN_STATS").is_some() {
                 let m = &ss.memory;
                 eprintln!("before generation: {}", m.before_generation);

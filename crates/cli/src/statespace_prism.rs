@@ -96,6 +96,12 @@ pub(crate) fn encode_failure_for(
 pub fn run(a: &StateSpaceArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let name = input.name.clone();
+    if a.dot.is_some() {
+        return Err(Failure::error(format!(
+            "{name}: --dot draws the MDD of a Petri net's state space; not yet for PRISM models"
+        ))
+        .into());
+    }
     let overrides = ConstOverrides::parse_all(&a.consts).map_err(const_error)?;
     let mut assignments = overrides.assignments().map_err(const_error)?;
     if assignments.len() != 1 {

@@ -92,10 +92,16 @@ impl Forest {
     /// the left; nodes labelled by their id; one arrow per (node, child) labelled with the
     /// indices leading there (as ranges); terminals drawn as boxes `0` and `1`.
     pub fn to_dot(&self, roots: &[(&str, NodeId)]) -> String {
+        self.to_dot_named(roots, |l| self.level_name(l))
+    }
+
+    /// As [`Forest::to_dot`], the levels labelled by `name(level)` (the variables a caller
+    /// knows: places, PRISM variables).
+    pub fn to_dot_named(&self, roots: &[(&str, NodeId)], name: impl Fn(usize) -> String) -> String {
         let mut by_level = nodes_by_level(self, roots.iter().map(|&(_, n)| n));
         let mut out = dot_header("dd");
         level_column(&mut out, self.num_levels(), "terminals", |l| {
-            self.level_name(l)
+            escape(&name(l))
         });
         for level in (0..=self.num_levels()).rev() {
             let mut nodes = std::mem::take(&mut by_level[level]);
