@@ -212,17 +212,15 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             relations: a.relations.relations(),
             progress: a.limits.progress,
         };
-        let lines = crate::mcc_ltl::lines(
-            exam,
-            &a.model_dir,
+        let run = crate::mcc_ltl::contest_run(
             &net,
             limits.limits(start),
             budget,
             generation,
             a.ltl_method,
             a.ltl_level,
-        )
-        .map_err(Failure::error)?;
+        );
+        let lines = crate::mcc_ltl::lines(exam, &a.model_dir, &run).map_err(Failure::error)?;
         return answer(a, exam, &lines, json!({}));
     }
     // StateSpace of a strongly connected state machine: in closed form (crate::polytope)

@@ -33,34 +33,15 @@ pub fn budget(max_memory_mib: Option<u64>) -> usize {
 }
 
 /// The contest lines of the LTL examination `exam` of the model in `dir`, every formula by the
-/// portfolio of [`crate::ltl_run`] (`--ltl-method`, `auto` by default), paths that reach a deadlock extended
-/// by stuttering (the contest's convention).
-pub fn lines(
-    exam: &str,
-    dir: &Path,
-    net: &PetriNet,
-    limits: Limits,
-    max_bytes: usize,
-    generation: Generation,
-    method: LtlMethodArg,
-    level: LtlLevelArg,
-) -> Result<Vec<String>, String> {
-    let jobs = queries::from_file_each(&dir.join(format!("{exam}.xml")), net)?;
+/// portfolio of [`crate::ltl_run`] as `run` says (the contest's reading: paths that reach a
+/// deadlock extended by stuttering, [`contest_run`]).
+pub fn lines(exam: &str, dir: &Path, run: &Run) -> Result<Vec<String>, String> {
+    let jobs = queries::from_file_each(&dir.join(format!("{exam}.xml")), run.net)?;
     let phis: Vec<Option<PathFormula>> = jobs
         .iter()
         .map(|j| j.query.as_ref().ok().and_then(path_of))
         .collect();
-    let run = Run {
-        net,
-        deadlocks: Deadlocks::Stutter,
-        method,
-        level,
-        generation,
-        limits,
-        max_bytes,
-        witness: false,
-    };
-    let verdicts = decide_all(&run, &phis);
+    let verdicts = decide_all(run, &phis);
     let mut out = Vec::with_capacity(jobs.len());
     for (job, verdict) in jobs.iter().zip(verdicts) {
         out.push(
@@ -79,6 +60,28 @@ pub fn lines(
         );
     }
     Ok(out)
+}
+
+/// The settings of `saturn mcc`'s LTL examinations: the contest's stuttering reading, no
+/// counterexamples.
+pub fn contest_run(
+    net: &PetriNet,
+    limits: Limits,
+    max_bytes: usize,
+    generation: Generation,
+    method: LtlMethodArg,
+    level: LtlLevelArg,
+) -> Run<'_> {
+    Run {
+        net,
+        deadlocks: Deadlocks::Stutter,
+        method,
+        level,
+        generation,
+        limits,
+        max_bytes,
+        witness: false,
+    }
 }
 
 /// `saturn check MODEL --ltl ...`: one line `ltl-<i> TRUE|FALSE <formula>` per formula (or a

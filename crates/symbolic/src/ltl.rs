@@ -494,7 +494,7 @@ fn product_model(
         let mut parts: Vec<(usize, LocalFn)> =
             t.parts.iter().map(|&(l, f)| (l + lay.shift, f)).collect();
         parts.push((lay.phase, step(0, 1)));
-        parts.sort_by(|a, b| b.0.cmp(&a.0));
+        parts.sort_by_key(|p| std::cmp::Reverse(p.0));
         events.push(Event {
             name: t.name.clone(),
             parts,
@@ -506,7 +506,7 @@ fn product_model(
                 (lay.aut, step(g as u32 + 1, h + 1)),
                 (lay.phase, step(1, 0)),
             ];
-            parts.sort_by(|a, b| b.0.cmp(&a.0));
+            parts.sort_by_key(|p| std::cmp::Reverse(p.0));
             events.push(Event {
                 name: format!("e{g}-{h}"),
                 parts,

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use saturn_model::{families, Arc, PetriNet, Place};
 use saturn_reference::explore_petri;
-use saturn_reference::strategies::{config, discard, random_net};
+use saturn_reference::strategies::{discard, random_net};
 use saturn_symbolic::metrics::state_space_metrics;
 use saturn_symbolic::statespace::{generate_portfolio, generate_with};
 use saturn_symbolic::{Direction, Limits, Method, Reach, Relations};
