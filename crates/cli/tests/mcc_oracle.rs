@@ -12,8 +12,9 @@
 //! The runs go in parallel, as many as there are cores, the largest instances first. Each run
 //! gets `--timeout` [`shared::mcc_run_timeout`] seconds (`SATURN_MCC_RUN_TIMEOUT`, 300 by
 //! default, at most [`LARGE_TIMEOUT`] on the larger instances; a hang guard, not a timing
-//! target: the CLI stops cleanly and prints `CANNOT_COMPUTE`) and is killed after twice that. `SATURN_MCC_BIN` runs another build of the binary (CI gives it the release
-//! build, see `.ci/run`); `SATURN_MCC_ONLY=Instance,...` restricts the run to some instances.
+//! target: the CLI stops cleanly and prints `CANNOT_COMPUTE`) and is killed after twice that.
+//! `SATURN_MCC_BIN` runs another build of the binary (a release build, to measure with it);
+//! `SATURN_MCC_ONLY=Instance,...` restricts the run to some instances.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
