@@ -278,16 +278,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        let named: Vec<(&str, saturn_dd::NodeId)> =
-            roots.iter().map(|(s, n)| (s.as_str(), *n)).collect();
-        let dot = checker.dot(&named, |l| {
-            model
-                .levels
-                .get(l - 1)
-                .map_or_else(|| format!("x{l}"), |v| v.name.clone())
-        });
-        std::fs::write(path, dot)
-            .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
+        out::write_dot(path, checker.forest(), &roots, model)?;
     }
     if a.json {
         let formulas: Vec<_> = rows

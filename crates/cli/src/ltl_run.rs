@@ -200,10 +200,9 @@ fn share(deadline: Option<Instant>, open: usize, fraction: u32) -> Option<Instan
 /// time left, at most `bytes` of memory.
 fn explicit_round(run: &Run, slots: &Slots, fraction: u32, bytes: usize) {
     for n in 0..slots.phis.len() {
-        if !slots.open(n) {
+        let Some(phi) = slots.phis[n].as_ref().filter(|_| slots.open(n)) else {
             continue;
-        }
-        let phi = slots.phis[n].as_ref().expect("an LTL formula");
+        };
         let dl = share(run.limits.deadline, slots.open_from(n), fraction);
         let r = explicit(run, phi, dl, bytes);
         slots.offer(n, r);
@@ -233,10 +232,9 @@ fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
         }
     };
     for n in 0..slots.phis.len() {
-        if !slots.open(n) {
+        let Some(phi) = slots.phis[n].as_ref().filter(|_| slots.open(n)) else {
             continue;
-        }
-        let phi = slots.phis[n].as_ref().expect("an LTL formula");
+        };
         let limits = Limits {
             deadline: share(run.limits.deadline, slots.open_from(n), fraction),
             ..run.limits

@@ -94,10 +94,11 @@ pub fn check(
     use crate::report::{ok_object, Failure, Status};
     use serde_json::json;
     use std::io::IsTerminal;
-    if !a.ctl.is_empty() || a.formulas.is_some() || !a.fair.is_empty() {
-        return Err(
-            Failure::error("--ltl cannot be combined with --ctl, --formulas or --fair").into(),
-        );
+    if !a.ctl.is_empty() || a.formulas.is_some() || !a.fair.is_empty() || a.dot.is_some() {
+        return Err(Failure::error(
+            "--ltl cannot be combined with --ctl, --formulas, --fair or --dot",
+        )
+        .into());
     }
     let color = std::io::stderr().is_terminal();
     let jobs = match queries::from_ltl(&a.ltl, net, color) {

@@ -50,3 +50,22 @@ pub fn println(text: impl std::fmt::Display) -> Result<(), OutputError> {
 pub fn write_file(path: &Path, text: &str) -> Result<(), OutputError> {
     std::fs::write(path, text).map_err(|e| classify(e, &format!("'{}'", path.display())))
 }
+
+/// `--dot FILE`: the diagrams `roots` (named sets of `forest`) as Graphviz DOT, each level
+/// labelled by the name of `model`'s level (a place, a group of places).
+pub fn write_dot(
+    path: &Path,
+    forest: &saturn_dd::Forest,
+    roots: &[(String, saturn_dd::NodeId)],
+    model: &saturn_model::Model,
+) -> Result<(), OutputError> {
+    let named: Vec<(&str, saturn_dd::NodeId)> =
+        roots.iter().map(|(s, n)| (s.as_str(), *n)).collect();
+    let dot = forest.to_dot_named(&named, |l| {
+        model
+            .levels
+            .get(l - 1)
+            .map_or_else(|| format!("x{l}"), |v| v.name.clone())
+    });
+    write_file(path, &dot)
+}

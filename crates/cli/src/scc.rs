@@ -161,16 +161,7 @@ pub fn run(a: &SccArgs) -> anyhow::Result<ExitCode> {
         for (i, &c) in found.classes.iter().enumerate() {
             roots.push((format!("terminal SCC {}", i + 1), c));
         }
-        let named: Vec<(&str, saturn_dd::NodeId)> =
-            roots.iter().map(|(s, n)| (s.as_str(), *n)).collect();
-        let dot = found.sets.to_dot_named(&named, |l| {
-            model
-                .levels
-                .get(l - 1)
-                .map_or_else(|| format!("x{l}"), |v| v.name.clone())
-        });
-        std::fs::write(path, dot)
-            .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
+        crate::out::write_dot(path, &found.sets, &roots, &model)?;
     }
     let peak = peak_memory_bytes();
     let reachable = found.sets.cardinality(found.reachable);

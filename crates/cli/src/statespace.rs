@@ -261,14 +261,8 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
     let (won, ss) = match outcome {
         Outcome::Generated { won, ss } => {
             if let Some(path) = &a.dot {
-                let levels = &models[won].levels;
-                let dot = ss.dd.sets.to_dot_named(&[("reachable", ss.states)], |l| {
-                    levels
-                        .get(l - 1)
-                        .map_or_else(|| format!("x{l}"), |v| v.name.clone())
-                });
-                std::fs::write(path, dot)
-                    .map_err(|e| Failure::error(format!("--dot {}: {e}", path.display())))?;
+                let roots = [("reachable".to_string(), ss.states)];
+                out::write_dot(path, &ss.dd.sets, &roots, &models[won])?;
             }
             if std::env::var_os("SATURN_STATS").is_some() {
                 let m = &ss.memory;

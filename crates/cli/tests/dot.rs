@@ -77,27 +77,31 @@ fn scratch(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// `saturn ARGS --dot PATH --json`: the JSON object it prints (the run must succeed) and the
+/// path counts of the DOT file it writes.
+fn run_with_dot(
+    args: &[&str],
+    path: &std::path::Path,
+) -> (serde_json::Value, HashMap<String, u128>) {
+    let out = saturn()
+        .args(args)
+        .args(["--dot", path.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dot = std::fs::read_to_string(path).unwrap();
+    assert!(dot.starts_with("digraph"), "{args:?}");
+    (v, counts(&dot))
+}
+
 #[test]
 fn statespace_dot_holds_the_reachable_states() {
     let dir = scratch("statespace");
     for model in ["philosophers:3", "kanban:2", "fms:1"] {
-        let path = dir.join("s.dot");
-        let out = saturn()
-            .args([
-                "statespace",
-                model,
-                "--dot",
-                path.to_str().unwrap(),
-                "--json",
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let dot = std::fs::read_to_string(&path).unwrap();
-        assert!(dot.starts_with("digraph"), "{model}");
+        let (v, c) = run_with_dot(&["statespace", model], &dir.join("s.dot"));
         assert_eq!(
-            counts(&dot)["reachable"].to_string(),
+            c["reachable"].to_string(),
             v["states"].as_str().unwrap(),
             "{model}"
         );
@@ -107,8 +111,8 @@ fn statespace_dot_holds_the_reachable_states() {
 #[test]
 fn check_dot_holds_each_satisfying_set() {
     let path = scratch("check").join("c.dot");
-    let out = saturn()
-        .args([
+    let (v, c) = run_with_dot(
+        &[
             "check",
             "philosophers:3",
             "--ctl",
@@ -117,22 +121,16 @@ fn check_dot_holds_each_satisfying_set() {
             "AG !deadlock",
             "--ctl",
             "EG HasL_0 = 0",
-            "--dot",
-            path.to_str().unwrap(),
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let dot = std::fs::read_to_string(&path).unwrap();
-    let c = counts(&dot);
+        ],
+        &path,
+    );
     assert_eq!(c["reachable"].to_string(), v["states"].as_str().unwrap());
     for f in v["formulas"].as_array().unwrap() {
         let id = f["id"].as_str().unwrap();
         let want = f["satisfying_states"].as_str().unwrap();
         assert_eq!(c[id].to_string(), want, "{id}");
     }
+    let dot = std::fs::read_to_string(&path).unwrap();
     assert!(
         dot.contains("label=\"HasR_1\""),
         "levels named by their places"
@@ -143,13 +141,9 @@ fn check_dot_holds_each_satisfying_set() {
 fn scc_dot_holds_the_scc_states() {
     let path = scratch("scc").join("s.dot");
     for (extra, root) in [(None, "in SCCs"), (Some("--terminal"), "terminal")] {
-        let mut cmd = saturn();
-        cmd.args(["scc", "kanban:2", "--dot", path.to_str().unwrap(), "--json"]);
-        cmd.args(extra);
-        let out = cmd.output().unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let c = counts(&std::fs::read_to_string(&path).unwrap());
+        let mut args = vec!["scc", "kanban:2"];
+        args.extend(extra);
+        let (v, c) = run_with_dot(&args, &path);
         assert_eq!(c["reachable"].to_string(), v["states"].as_str().unwrap());
         assert_eq!(c[root].to_string(), v["scc_states"].as_str().unwrap());
     }
@@ -173,5 +167,21 @@ fn dot_on_a_prism_model_is_refused() {
         ])
         .assert()
         .failure()
+        .stderr(predicates::str::contains("--dot"));
+}
+
+#[test]
+fn dot_with_ltl_is_refused() {
+    saturn()
+        .args([
+            "check",
+            "philosophers:2",
+            "--ltl",
+            "G F HasR_1 = 1",
+            "--dot",
+            "x.dot",
+        ])
+        .assert()
+        .code(2)
         .stderr(predicates::str::contains("--dot"));
 }

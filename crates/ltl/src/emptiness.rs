@@ -221,11 +221,7 @@ pub fn accepting_run<Sys: System>(
                 succ_of[s as usize] = Some(v.into_boxed_slice());
             }
             let succ_sys = succ_of[s as usize].as_deref().unwrap_or(&[]);
-            let val = &values[s as usize * words..(s as usize + 1) * words];
-            let holds = |a: u32| {
-                let k = atoms.binary_search(&a).expect("atom listed");
-                val[k / 64] >> (k % 64) & 1 == 1
-            };
+            let holds = |a: u32| atom_holds(&values, words, &atoms, s, a);
             let mut succ = Vec::new();
             for e in &aut.edges[q as usize] {
                 if !e.enabled(holds) {
@@ -296,11 +292,7 @@ pub fn accepting_run<Sys: System>(
                             // of them was expanded, so its system successors are known)
                             let mut succ = |x: u32| -> Vec<(u32, u64)> {
                                 let (s, q) = pstate[x as usize];
-                                let val = &values[s as usize * words..(s as usize + 1) * words];
-                                let holds = |a: u32| {
-                                    let k = atoms.binary_search(&a).expect("atom listed");
-                                    val[k / 64] >> (k % 64) & 1 == 1
-                                };
+                                let holds = |a: u32| atom_holds(&values, words, &atoms, s, a);
                                 let mut out = Vec::new();
                                 for e in &aut.edges[q as usize] {
                                     if !e.enabled(holds) {
@@ -387,3 +379,12 @@ pub fn accepting_run<Sys: System>(
 }
 
 type FxHashMapU64 = rustc_hash::FxHashMap<u64, u32>;
+
+/// The value of atom `a` in system state `s`: the states' atom values are packed `words` 64-bit
+/// words per state, in the order of `atoms` (sorted).
+fn atom_holds(values: &[u64], words: usize, atoms: &[u32], s: u32, a: u32) -> bool {
+    let k = atoms
+        .binary_search(&a)
+        .expect("every atom of the automaton is listed");
+    values[s as usize * words + k / 64] >> (k % 64) & 1 == 1
+}

@@ -254,12 +254,6 @@ impl<'d> Checker<'d> {
         self.forest().cardinality(set)
     }
 
-    /// The diagrams of `roots` (named sets of the checker) as Graphviz DOT, the levels
-    /// labelled by `name(level)`.
-    pub fn dot(&self, roots: &[(&str, NodeId)], name: impl Fn(usize) -> String) -> String {
-        self.forest().to_dot_named(roots, name)
-    }
-
     /// The states of `set` as tuples of local states (`t[k-1]` for level `k`), at most `limit`.
     pub fn states(&self, set: NodeId, limit: usize) -> Vec<Vec<u32>> {
         self.forest().states(set, limit)

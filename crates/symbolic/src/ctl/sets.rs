@@ -29,8 +29,8 @@ impl Checker<'_> {
         self.atoms.range(&self.reach.dd().sets, set, expr)
     }
 
-    /// The forest (read only).
-    pub(super) fn forest(&self) -> &Forest {
+    /// The set forest holding every set of the checker (read only: e.g. to draw them).
+    pub fn forest(&self) -> &Forest {
         &self.reach.dd().sets
     }
 
