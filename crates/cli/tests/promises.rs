@@ -690,4 +690,23 @@ fn scc_closure_stops_under_the_memory_limit() {
         m.peak_rss_bytes / MIB
     );
     no_panic(&m.stderr);
+    // with the default order the same run grows slower: both limits given, it stops cleanly
+    // at the first one it meets, under the memory limit
+    let m = measured(&[
+        "scc",
+        "queens:12",
+        "--method",
+        "tc",
+        "--max-memory",
+        "300",
+        "--timeout",
+        "10",
+    ]);
+    assert_eq!(exit_code(&m), Some(3), "{:?} {}", m.exit, m.stderr);
+    assert!(
+        m.peak_rss_bytes < 300 * MIB,
+        "peak {} MiB",
+        m.peak_rss_bytes / MIB
+    );
+    no_panic(&m.stderr);
 }
