@@ -303,15 +303,44 @@ proptest! {
 
     #[test]
     fn random_programs_agree_with_dense_solutions((text, xm, ym) in program()) {
-        let prog = saturn_prism::load_model("r.sm", &text, &ConstOverrides::default())
+        agrees_with_dense_solutions(&text, xm, ym)?;
+    }
+}
+
+/// Programs the random test found on CI (its seeds are not kept there): slow chains, a rare
+/// event between frequent ones. The first needed over 10,000 sweeps to bracket `R=?[F y=2]`
+/// (the default budget gave `[243.95, inf]`); the second has a steady state whose first
+/// state is visited once in 10^7 steps (the regenerative bounds were 1.2e-6 wide).
+#[test]
+fn slow_chains_found_on_ci() {
+    let slow_reward = "ctmc\nmodule Ma\n  x : [0..3];\n  [] x<3 -> 0.5 : (x'=x+1);\n  [] x>0 -> 1 : (x'=x-1) + 3.5 : (x'=0);\n  [go] x=3 -> 0.5 : (x'=0);\nendmodule\nmodule Mb\n  y : [0..3] init 3;\n  [go] y>0 -> 1 : (y'=y-1);\n  [] y=0 -> 0.5 : (y'=3) + 0.5 : true;\nendmodule\nrewards \"r\"\n  x>0 : x;\n  [go] true : 2;\nendrewards\n";
+    let rare_first = "ctmc\nmodule Ma\n  x : [0..3];\n  [] x<3 -> 0.5 : (x'=x+1);\n  [] x>0 -> 0.5 : (x'=x-1) + 2 : (x'=0);\n  [go] x=3 -> 0.5 : (x'=0);\nendmodule\nmodule Mb\n  y : [0..3] init 3;\n  [go] y>0 -> 1 : (y'=y-1);\n  [] y<3 & x=0 -> 0.5 : (y'=y+1);\nendmodule\nrewards \"r\"\n  x>0 : x;\n  [go] true : 2;\nendrewards\n";
+    for text in [slow_reward, rare_first] {
+        if let Err(e) = agrees_with_dense_solutions(text, 3, 3) {
+            panic!("{e}\n{text}");
+        }
+    }
+}
+
+/// Every engine on the program `text` against the dense solutions (see the module).
+fn agrees_with_dense_solutions(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> {
+    {
+        let prog = saturn_prism::load_model("r.sm", text, &ConstOverrides::default())
             .expect("a valid program");
         let (model, actions) = saturn_prism::lower::lower_with_actions(&prog).expect("lowers");
         // levels: y at the top (variable 1), x below (variable 0)
         let order = vec![0usize, 1];
         let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &Limits::none())
             .expect("generates");
-        let ctmc = SparseCtmc::build(&model, &enc.sets, &enc.order, ss.reached, enc.init, &mut |_, _| {})
-            .expect("builds");
+        let ctmc = SparseCtmc::build(
+            &model,
+            &enc.sets,
+            &enc.order,
+            ss.reached,
+            enc.init,
+            &mut |_, _| {},
+        )
+        .expect("builds");
         let dense = Dense::new(&model);
         let n = dense.states.len();
         prop_assert_eq!(ctmc.len(), n);
@@ -329,21 +358,44 @@ proptest! {
             let row: BTreeMap<usize, f64> = ctmc.r.row(i).collect();
             for (dj, t) in dense.states.iter().enumerate() {
                 let want = dense.r[di][dj];
-                let got = row.get(&ctmc.index_of_values(t).expect("reachable")).copied().unwrap_or(0.0);
-                prop_assert!((want - got).abs() < 1e-12, "R[{:?}][{:?}]: {} vs {}", s, t, got, want);
+                let got = row
+                    .get(&ctmc.index_of_values(t).expect("reachable"))
+                    .copied()
+                    .unwrap_or(0.0);
+                prop_assert!(
+                    (want - got).abs() < 1e-12,
+                    "R[{:?}][{:?}]: {} vs {}",
+                    s,
+                    t,
+                    got,
+                    want
+                );
             }
         }
         let rewards = vec![RewardStructure {
             name: Some("r".into()),
-            state: vec![(Expr::bin(BinOp::Gt, Expr::Var(0), Expr::Int(0)), Expr::Var(0))],
-            trans: vec![(prog.actions.iter().position(|a| a == "go"), Expr::Bool(true), Expr::Int(2))],
+            state: vec![(
+                Expr::bin(BinOp::Gt, Expr::Var(0), Expr::Int(0)),
+                Expr::Var(0),
+            )],
+            trans: vec![(
+                prog.actions.iter().position(|a| a == "go"),
+                Expr::Bool(true),
+                Expr::Int(2),
+            )],
         }];
-        let options = Options { method: Method::Auto, epsilon: 1e-13, convergence: Convergence::Absolute, max_iters: 1_000_000 };
+        let options = Options {
+            method: Method::Auto,
+            epsilon: 1e-13,
+            convergence: Convergence::Absolute,
+            max_iters: 1_000_000,
+        };
         // the symbolic engine: EV*MxD, recurrent classes by XBSat, Prob0/1 by saturation;
         // plain and over the split-point cache (threshold 2: split points everywhere)
         let symbolic = |cache: Option<u64>| {
-            let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &Limits::none())
-                .expect("generates");
+            let (enc, ss) =
+                generate_general(&model, &order, GenMethod::Saturation, &Limits::none())
+                    .expect("generates");
             let mut m = SymbolicCtmc::from_state_space(&model, enc, &ss).expect("builds");
             if let Some(t) = cache {
                 m.enable_cache(t);
@@ -351,85 +403,187 @@ proptest! {
             SymbolicChain::new(&model, m, Limits::none()).expect("symbolic chain")
         };
         let (plain, cached) = (symbolic(None), symbolic(Some(2)));
-        for (engine, chain) in [("sparse", &ctmc as &dyn Chain), ("symbolic", &plain), ("symbolic cached", &cached)] {
-        prop_assert_eq!(chain.len(), n, "{}", engine);
-        prop_assert_eq!(chain.initial(), ctmc.initial.as_slice(), "{}", engine);
-        prop_assert_eq!(chain.deadlocks(), ctmc.deadlocks.as_slice(), "{}", engine);
-        prop_assert_eq!(chain.bottom_sccs().expect("bsccs"), saturn_ctmc::graph::bottom_sccs(&ctmc.r), "{}", engine);
-        let mut ck = Checker::new(&model, &actions, &rewards, chain, options, Box::new(|_, _, _, _| true));
-        // what a user gets: the default options (epsilon 1e-6 relative), bounds guaranteed
-        let mut user = Checker::new(&model, &actions, &rewards, chain, Options::default(), Box::new(|_, _, _, _| true));
-        let pred = |f: &dyn Fn(&[i64]) -> bool| -> Vec<bool> { dense.states.iter().map(|s| f(s)).collect() };
-        // S=? [ x=0 ]
-        let w: Vec<f64> = pred(&|s| s[0] == 0).into_iter().map(|b| if b { 1.0 } else { 0.0 }).collect();
-        let got = num(ck.answer(&Csl::Steady { bound: None, phi: Box::new(Csl::Expr(var_eq(0, 0))) }).expect("S"));
-        let want = dense.long_run(&w);
-        prop_assert!(close(got, want), "S=?[x=0] ({}): {} vs {}", engine, got, want);
-        let f = Csl::Steady { bound: None, phi: Box::new(Csl::Expr(var_eq(0, 0))) };
-        let a = user.answer(&f).expect("S");
-        // KNOWN GAP: on some chains the regenerative bounds are not reached (the upper start
-        // is not built) and the estimate is given, marked not guaranteed (docs/ctmc.md); the
-        // guaranteed answers must contain the exact value
-        if user.stats().guaranteed {
-            check_bounds(a, want, &format!("S=?[x=0] ({engine})"))?;
-        } else {
-            prop_assert!((num(a) - want).abs() <= 1e-5 * want.abs().max(1e-3), "S=?[x=0] estimate ({}): {:?} vs {}", engine, a, want);
-        }
-        // the threshold at the exact value: never decided the wrong way
-        // (just below it: the dense value carries its own rounding)
-        let p = want * (1.0 - 1e-12);
-        for (rel, truth) in [(Rel::Ge, true), (Rel::Lt, false)] {
-            let f = Csl::Steady { bound: Some((rel, p)), phi: Box::new(Csl::Expr(var_eq(0, 0))) };
-            let a = user.answer(&f).expect("S~p");
-            prop_assert!(a == Answer::Bool(truth) || a == Answer::Undecided, "S{:?}{} [x=0] ({}): {:?}", rel, p, engine, a);
-        }
-        // R{"r"}=? [ S ]
-        let got = num(ck.answer(&Csl::Reward { bound: None, structure: 0, path: RewardPath::Steady }).expect("R S"));
-        let want = dense.long_run(&dense.reward);
-        prop_assert!(close(got, want), "R=?[S] ({}): {} vs {}", engine, got, want);
-        let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Steady };
-        let a = user.answer(&f).expect("R S");
-        if user.stats().guaranteed {
-            check_bounds(a, want, &format!("R=?[S] ({engine})"))?;
-        }
-        // P=? [ x<xm U y=0 ] and P=? [ F x=xm ]
-        let a = pred(&|s| s[0] < xm);
-        let b = pred(&|s| s[1] == 0);
-        let f = Csl::Until {
-            bound: None,
-            left: Box::new(Csl::Expr(Expr::bin(BinOp::Lt, Expr::Var(0), Expr::Int(xm)))),
-            right: Box::new(Csl::Expr(var_eq(1, 0))),
-        };
-        let got = num(ck.answer(&f).expect("U"));
-        let want = dense.until(&a, &b);
-        prop_assert!(close(got, want), "P=?[U] ({}): {} vs {}", engine, got, want);
-        check_bounds(user.answer(&f).expect("U"), want, &format!("P=?[U] ({engine})"))?;
-        prop_assert!(user.stats().guaranteed, "P=?[U] ({}): {:?}", engine, user.stats());
-        let bx = pred(&|s| s[0] == xm);
-        let f = Csl::Until { bound: None, left: Box::new(Csl::Expr(Expr::Bool(true))), right: Box::new(Csl::Expr(var_eq(0, xm))) };
-        let got = num(ck.answer(&f).expect("F"));
-        let want = dense.until(&vec![true; n], &bx);
-        prop_assert!(close(got, want), "P=?[F] ({}): {} vs {}", engine, got, want);
-        check_bounds(user.answer(&f).expect("F"), want, &format!("P=?[F] ({engine})"))?;
-        // R{"r"}=? [ F y=ym-1 ] (infinite when not reached surely)
-        let by = pred(&|s| s[1] == ym - 1);
-        let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Reach(Box::new(Csl::Expr(var_eq(1, ym - 1)))) };
-        let got = num(ck.answer(&f).expect("R F"));
-        let want = dense.reach_reward(&by);
-        // KNOWN GAP: the dense reference's infinity criterion (P(F b) < 1) disagrees with the
-        // engines on some chains where the hand-computed answer is finite (e.g. 2.2, see the
-        // proptest regression); until it is mended only finite references are compared (the
-        // old close() let any number pass against an infinite one).
-        if want.is_finite() {
-            prop_assert!(close(got, want), "R=?[F] ({}): {} vs {}", engine, got, want);
-            check_bounds(user.answer(&f).expect("R F"), want, &format!("R=?[F] ({engine})"))?;
-        }
-        // R{"r"}=? [ C ]
-        let f = Csl::Reward { bound: None, structure: 0, path: RewardPath::Total };
-        let got = num(ck.answer(&f).expect("R C"));
-        let want = dense.total_reward();
-        prop_assert!(close(got, want), "R=?[C] ({}): {} vs {}", engine, got, want);
-        check_bounds(user.answer(&f).expect("R C"), want, &format!("R=?[C] ({engine})"))?;
+        for (engine, chain) in [
+            ("sparse", &ctmc as &dyn Chain),
+            ("symbolic", &plain),
+            ("symbolic cached", &cached),
+        ] {
+            prop_assert_eq!(chain.len(), n, "{}", engine);
+            prop_assert_eq!(chain.initial(), ctmc.initial.as_slice(), "{}", engine);
+            prop_assert_eq!(chain.deadlocks(), ctmc.deadlocks.as_slice(), "{}", engine);
+            prop_assert_eq!(
+                chain.bottom_sccs().expect("bsccs"),
+                saturn_ctmc::graph::bottom_sccs(&ctmc.r),
+                "{}",
+                engine
+            );
+            let mut ck = Checker::new(
+                &model,
+                &actions,
+                &rewards,
+                chain,
+                options,
+                Box::new(|_, _, _, _| true),
+            );
+            // what a user gets: the default options (epsilon 1e-6 relative), bounds guaranteed
+            let mut user = Checker::new(
+                &model,
+                &actions,
+                &rewards,
+                chain,
+                Options::default(),
+                Box::new(|_, _, _, _| true),
+            );
+            let pred = |f: &dyn Fn(&[i64]) -> bool| -> Vec<bool> {
+                dense.states.iter().map(|s| f(s)).collect()
+            };
+            // S=? [ x=0 ]
+            let w: Vec<f64> = pred(&|s| s[0] == 0)
+                .into_iter()
+                .map(|b| if b { 1.0 } else { 0.0 })
+                .collect();
+            let got = num(ck
+                .answer(&Csl::Steady {
+                    bound: None,
+                    phi: Box::new(Csl::Expr(var_eq(0, 0))),
+                })
+                .expect("S"));
+            let want = dense.long_run(&w);
+            prop_assert!(
+                close(got, want),
+                "S=?[x=0] ({}): {} vs {}",
+                engine,
+                got,
+                want
+            );
+            let f = Csl::Steady {
+                bound: None,
+                phi: Box::new(Csl::Expr(var_eq(0, 0))),
+            };
+            let a = user.answer(&f).expect("S");
+            // KNOWN GAP: on some chains the regenerative bounds are not reached (the upper start
+            // is not built) and the estimate is given, marked not guaranteed (docs/ctmc.md); the
+            // guaranteed answers must contain the exact value
+            if user.stats().guaranteed {
+                check_bounds(a, want, &format!("S=?[x=0] ({engine})"))?;
+            } else {
+                prop_assert!(
+                    (num(a) - want).abs() <= 1e-5 * want.abs().max(1e-3),
+                    "S=?[x=0] estimate ({}): {:?} vs {}",
+                    engine,
+                    a,
+                    want
+                );
+            }
+            // the threshold at the exact value: never decided the wrong way
+            // (just below it: the dense value carries its own rounding)
+            let p = want * (1.0 - 1e-12);
+            for (rel, truth) in [(Rel::Ge, true), (Rel::Lt, false)] {
+                let f = Csl::Steady {
+                    bound: Some((rel, p)),
+                    phi: Box::new(Csl::Expr(var_eq(0, 0))),
+                };
+                let a = user.answer(&f).expect("S~p");
+                prop_assert!(
+                    a == Answer::Bool(truth) || a == Answer::Undecided,
+                    "S{:?}{} [x=0] ({}): {:?}",
+                    rel,
+                    p,
+                    engine,
+                    a
+                );
+            }
+            // R{"r"}=? [ S ]
+            let got = num(ck
+                .answer(&Csl::Reward {
+                    bound: None,
+                    structure: 0,
+                    path: RewardPath::Steady,
+                })
+                .expect("R S"));
+            let want = dense.long_run(&dense.reward);
+            prop_assert!(close(got, want), "R=?[S] ({}): {} vs {}", engine, got, want);
+            let f = Csl::Reward {
+                bound: None,
+                structure: 0,
+                path: RewardPath::Steady,
+            };
+            let a = user.answer(&f).expect("R S");
+            if user.stats().guaranteed {
+                check_bounds(a, want, &format!("R=?[S] ({engine})"))?;
+            }
+            // P=? [ x<xm U y=0 ] and P=? [ F x=xm ]
+            let a = pred(&|s| s[0] < xm);
+            let b = pred(&|s| s[1] == 0);
+            let f = Csl::Until {
+                bound: None,
+                left: Box::new(Csl::Expr(Expr::bin(BinOp::Lt, Expr::Var(0), Expr::Int(xm)))),
+                right: Box::new(Csl::Expr(var_eq(1, 0))),
+            };
+            let got = num(ck.answer(&f).expect("U"));
+            let want = dense.until(&a, &b);
+            prop_assert!(close(got, want), "P=?[U] ({}): {} vs {}", engine, got, want);
+            check_bounds(
+                user.answer(&f).expect("U"),
+                want,
+                &format!("P=?[U] ({engine})"),
+            )?;
+            prop_assert!(
+                user.stats().guaranteed,
+                "P=?[U] ({}): {:?}",
+                engine,
+                user.stats()
+            );
+            let bx = pred(&|s| s[0] == xm);
+            let f = Csl::Until {
+                bound: None,
+                left: Box::new(Csl::Expr(Expr::Bool(true))),
+                right: Box::new(Csl::Expr(var_eq(0, xm))),
+            };
+            let got = num(ck.answer(&f).expect("F"));
+            let want = dense.until(&vec![true; n], &bx);
+            prop_assert!(close(got, want), "P=?[F] ({}): {} vs {}", engine, got, want);
+            check_bounds(
+                user.answer(&f).expect("F"),
+                want,
+                &format!("P=?[F] ({engine})"),
+            )?;
+            // R{"r"}=? [ F y=ym-1 ] (infinite when not reached surely)
+            let by = pred(&|s| s[1] == ym - 1);
+            let f = Csl::Reward {
+                bound: None,
+                structure: 0,
+                path: RewardPath::Reach(Box::new(Csl::Expr(var_eq(1, ym - 1)))),
+            };
+            let got = num(ck.answer(&f).expect("R F"));
+            let want = dense.reach_reward(&by);
+            // KNOWN GAP: the dense reference's infinity criterion (P(F b) < 1) disagrees with the
+            // engines on some chains where the hand-computed answer is finite (e.g. 2.2, see the
+            // proptest regression); until it is mended only finite references are compared (the
+            // old close() let any number pass against an infinite one).
+            if want.is_finite() {
+                prop_assert!(close(got, want), "R=?[F] ({}): {} vs {}", engine, got, want);
+                check_bounds(
+                    user.answer(&f).expect("R F"),
+                    want,
+                    &format!("R=?[F] ({engine})"),
+                )?;
+            }
+            // R{"r"}=? [ C ]
+            let f = Csl::Reward {
+                bound: None,
+                structure: 0,
+                path: RewardPath::Total,
+            };
+            let got = num(ck.answer(&f).expect("R C"));
+            let want = dense.total_reward();
+            prop_assert!(close(got, want), "R=?[C] ({}): {} vs {}", engine, got, want);
+            check_bounds(
+                user.answer(&f).expect("R C"),
+                want,
+                &format!("R=?[C] ({engine})"),
+            )?;
         }
     }
+    Ok(())
 }

@@ -25,6 +25,7 @@
 //! below, the built start closes the gap at once). For an expected reward without a built start
 //! the upper bound is infinite (and said so), never invented.
 
+use super::direct::direct_bounds;
 use super::linear::absorbing_from;
 use super::{Convergence, Method, Options, Progress, SolveError};
 use crate::matrix::{RateMatrix, Relaxation, Sweep};
@@ -41,6 +42,9 @@ pub struct Bounds {
     /// `hi - lo` met epsilon on every state (else the iteration budget ran out first, and the
     /// bounds are the ones it had).
     pub within: bool,
+    /// The bounds come from the verified direct solution ([`super::direct`]), the iteration
+    /// having fallen short.
+    pub direct: bool,
 }
 
 /// When the two iterates are close enough.
@@ -57,6 +61,10 @@ pub enum Gap {
 /// The bounded solution of the system of [`super::absorbing`] (same arguments): `range` is an
 /// interval known to hold `x*` on the unknown states (`None`: an expected reward, `c >= 0` and
 /// fixed values `>= 0`, so `x* >= 0`, the upper start built as the module says).
+///
+/// When the iteration does not bracket `x*` within epsilon in its budget (slow chains: a rare
+/// event between frequent ones), a small system is rescued by a verified direct solution
+/// ([`super::direct`]), from which the bracketing goes on for a few sweeps (exact zeros).
 #[allow(clippy::too_many_arguments)]
 pub fn absorbing_bounds(
     rt: &dyn RateMatrix,
@@ -68,6 +76,50 @@ pub fn absorbing_bounds(
     o: &Options,
     progress: Progress,
 ) -> Result<Bounds, SolveError> {
+    let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
+    let sys = System {
+        rt,
+        inv: &inv,
+        fixed,
+        c,
+    };
+    let iterated = iterate(&sys, h, range, stop, o, progress);
+    let spent = match &iterated {
+        Ok(b) if !b.within => b.iterations,
+        Err(SolveError::NotConverged { iterations, .. }) => *iterations,
+        _ => return iterated,
+    };
+    let Some((l, u)) = direct_bounds(rt, &inv, fixed, c) else {
+        return iterated;
+    };
+    let (low, high) = range.unwrap_or((0.0, f64::INFINITY));
+    let (mut lo, mut hi, method) = match iterated {
+        Ok(b) => (b.lo, b.hi, b.method),
+        Err(_) => (l.clone(), u.clone(), monotone(o.method)),
+    };
+    for s in 0..fixed.len() {
+        if fixed[s].is_none() {
+            lo[s] = lo[s].max(l[s]).max(low);
+            hi[s] = hi[s].min(u[s]).min(high);
+        }
+    }
+    let mut step = Stepper::new(rt, &inv, fixed, c, monotone(method));
+    let budget = o.max_iters.min(fixed.len() + 10);
+    let (mut b, _) = bracket(&mut step, lo, hi, fixed, stop, o, budget, spent, progress)?;
+    b.direct = true;
+    Ok(b)
+}
+
+/// [`absorbing_bounds`] by iteration alone.
+fn iterate(
+    sys: &System<'_>,
+    h: &[f64],
+    range: Option<(f64, f64)>,
+    stop: Gap,
+    o: &Options,
+    progress: Progress,
+) -> Result<Bounds, SolveError> {
+    let System { rt, inv, fixed, c } = *sys;
     let sound = Options {
         method: monotone(o.method),
         ..*o
@@ -77,7 +129,7 @@ pub fn absorbing_bounds(
     let below = absorbing_from(rt, h, fixed, c, low, &sound, progress)?;
     let mut iterations = below.iterations;
     let method = monotone(below.method);
-    let mut lo = below.x;
+    let lo = below.x;
     if fixed.iter().all(Option::is_some) {
         return Ok(Bounds {
             hi: lo.clone(),
@@ -85,21 +137,14 @@ pub fn absorbing_bounds(
             iterations,
             method,
             within: true,
+            direct: false,
         });
     }
-    let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
     // the built upper start (close to the lower iterate when that is accurate: the upper
     // side then needs few sweeps, where from the constant it can need as many as the lower
     // side did), capped by the constant when there is one
-    let sys = System {
-        rt,
-        h,
-        inv: &inv,
-        fixed,
-        c,
-    };
-    let built = upper_start(&sys, &lo, &sound, progress, &mut iterations)?;
-    let mut hi: Vec<f64> = match (built, high.is_finite()) {
+    let built = upper_start(sys, &lo, &sound, progress, &mut iterations)?;
+    let hi: Vec<f64> = match (built, high.is_finite()) {
         (Some(u), true) => u.into_iter().map(|x| x.min(high)).collect(),
         (Some(u), false) => u,
         (None, true) => fixed.iter().map(|f| f.unwrap_or(high)).collect(),
@@ -111,23 +156,54 @@ pub fn absorbing_bounds(
                 iterations,
                 method,
                 within: false,
+                direct: false,
             });
         }
     };
-    let mut step = Stepper::new(rt, &inv, fixed, c, method);
+    let mut step = Stepper::new(rt, inv, fixed, c, method);
     // the bracketing has its own budget (the lower side's first solve may have used most of
     // the first one)
-    let budget = o.max_iters;
+    let (b, _) = bracket(
+        &mut step,
+        lo,
+        hi,
+        fixed,
+        stop,
+        o,
+        o.max_iters,
+        iterations,
+        progress,
+    )?;
+    Ok(b)
+}
+
+/// Sweeps of both iterates until they are within epsilon ([`Gap`]) or `budget` sweeps are
+/// done; `iterations` counts on from the given number. Returns the bounds and the sweeps made.
+#[allow(clippy::too_many_arguments)]
+fn bracket(
+    step: &mut Stepper<'_>,
+    mut lo: Vec<f64>,
+    mut hi: Vec<f64>,
+    fixed: &[Option<f64>],
+    stop: Gap,
+    o: &Options,
+    budget: usize,
+    mut iterations: usize,
+    progress: Progress,
+) -> Result<(Bounds, usize), SolveError> {
+    let method = step.method;
     for it in 1..=budget {
         let gap = gap(&lo, &hi, fixed, stop, o.convergence);
         if gap <= o.epsilon {
-            return Ok(Bounds {
+            let b = Bounds {
                 lo,
                 hi,
                 iterations,
                 method,
                 within: true,
-            });
+                direct: false,
+            };
+            return Ok((b, it - 1));
         }
         if gap.is_nan() {
             return Err(super::steady::not_converged(method, it, gap, o));
@@ -140,13 +216,15 @@ pub fn absorbing_bounds(
         iterations += 1;
     }
     let within = gap(&lo, &hi, fixed, stop, o.convergence) <= o.epsilon;
-    Ok(Bounds {
+    let b = Bounds {
         lo,
         hi,
         iterations,
         method,
         within,
-    })
+        direct: false,
+    };
+    Ok((b, budget))
 }
 
 /// The method of `m` that keeps a vector below (above) the solution below (above) it.
@@ -206,13 +284,7 @@ impl<'a> Stepper<'a> {
     ) -> Self {
         Stepper {
             rt,
-            relax: Relaxation {
-                w: 1.0,
-                inv,
-                rhs: Some(c),
-                fixed: Some(fixed),
-                relative: false,
-            },
+            relax: plain(inv, c, fixed),
             method,
             y: Vec::new(),
         }
@@ -234,8 +306,20 @@ impl<'a> Stepper<'a> {
     }
 }
 
+/// The update of `F` (no relaxation): `c + (R x) / h` on the unknown states, the fixed values
+/// elsewhere.
+pub(super) fn plain<'a>(inv: &'a [f64], c: &'a [f64], fixed: &'a [Option<f64>]) -> Relaxation<'a> {
+    Relaxation {
+        w: 1.0,
+        inv,
+        rhs: Some(c),
+        fixed: Some(fixed),
+        relative: false,
+    }
+}
+
 /// `F(x)`: the fixed values where given, else `c + (x R^T... )` as the module says.
-fn jacobi(rt: &dyn RateMatrix, r: &Relaxation<'_>, x: &[f64]) -> Vec<f64> {
+pub(super) fn jacobi(rt: &dyn RateMatrix, r: &Relaxation<'_>, x: &[f64]) -> Vec<f64> {
     let mut y = vec![0.0; x.len()];
     rt.vec_mul_add(x, &mut y);
     let fixed = r.fixed.expect("fixed");
@@ -259,52 +343,49 @@ fn upper_start(
     progress: Progress,
     iterations: &mut usize,
 ) -> Result<Option<Vec<f64>>, SolveError> {
-    // the expected number of steps to a fixed state, roughly (its accuracy is not needed)
-    let ones: Vec<f64> = sys
-        .fixed
+    let System { rt, inv, fixed, c } = *sys;
+    // v: the expected number of steps to a fixed state, roughly. Its accuracy is not needed,
+    // only `v - P v > 0` on the unknown states (the divisor of k below), so the sweeps from 0
+    // stop as soon as `v - P v >= 1/2` everywhere: after about as many sweeps as it takes to
+    // be absorbed with probability 1/2, far fewer than converging would take
+    let ones: Vec<f64> = fixed
         .iter()
         .map(|f| if f.is_some() { 0.0 } else { 1.0 })
         .collect();
-    let zero_fixed: Vec<Option<f64>> = sys.fixed.iter().map(|f| f.map(|_| 0.0)).collect();
-    let rough = Options {
-        epsilon: 1e-3,
-        max_iters: o.max_iters.min(2_000),
-        ..*o
-    };
-    let System {
-        rt,
-        h,
-        inv,
-        fixed,
-        c,
-    } = *sys;
-    let v = match absorbing_from(rt, h, &zero_fixed, &ones, 0.0, &rough, progress) {
-        Ok(v) => v,
-        Err(SolveError::NotConverged { iterations: it, .. }) => {
-            *iterations += it;
-            return Ok(None);
+    let zero_fixed: Vec<Option<f64>> = fixed.iter().map(|f| f.map(|_| 0.0)).collect();
+    let steps = plain(inv, &ones, &zero_fixed);
+    let method = monotone(o.method);
+    let mut vstep = Stepper::new(rt, inv, &zero_fixed, &ones, method);
+    let mut v = vec![0.0; lo.len()];
+    let mut sweeps = 0;
+    let mut check = 1;
+    let pv = loop {
+        vstep.apply(&mut v);
+        sweeps += 1;
+        if sweeps < check && sweeps < o.max_iters {
+            continue;
         }
-        Err(e) => return Err(e),
+        check = sweeps + sweeps.min(64);
+        // F(v) = 1 + P v, so v - P v = 1 - (F(v) - v)
+        let fv = jacobi(rt, &steps, &v);
+        let worst = (0..v.len())
+            .filter(|&s| fixed[s].is_none())
+            .map(|s| fv[s] - v[s])
+            .fold(0.0f64, f64::max);
+        if !progress(&method, *iterations + sweeps, worst) {
+            return Err(SolveError::Interrupted);
+        }
+        if worst <= 0.5 || sweeps >= o.max_iters {
+            break fv
+                .iter()
+                .zip(&ones)
+                .map(|(f, one)| f - one)
+                .collect::<Vec<f64>>();
+        }
     };
-    *iterations += v.iterations;
-    let v = v.x;
-    let relax = Relaxation {
-        w: 1.0,
-        inv,
-        rhs: Some(c),
-        fixed: Some(fixed),
-        relative: false,
-    };
+    *iterations += sweeps;
+    let relax = plain(inv, c, fixed);
     let fl = jacobi(rt, &relax, lo);
-    let pv = jacobi(
-        rt,
-        &Relaxation {
-            rhs: Some(&vec![0.0; lo.len()]),
-            fixed: Some(&zero_fixed),
-            ..relax
-        },
-        &v,
-    );
     // k >= residual / (v - P v) on every unknown state, with room for rounding
     let mut k: f64 = 0.0;
     for s in 0..lo.len() {
@@ -339,7 +420,6 @@ fn upper_start(
 #[derive(Clone, Copy)]
 struct System<'a> {
     rt: &'a dyn RateMatrix,
-    h: &'a [f64],
     inv: &'a [f64],
     fixed: &'a [Option<f64>],
     c: &'a [f64],

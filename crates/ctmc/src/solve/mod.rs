@@ -11,6 +11,7 @@
 //! each, goes on with the one whose last difference is smaller (from where it stopped), and
 //! falls back to the other and then to the power method, each with the full budget.
 
+mod direct;
 mod interval;
 mod linear;
 mod steady;
