@@ -173,30 +173,56 @@ fn bad_input_is_an_error_with_exit_2() {
 
 #[test]
 fn no_convergence_prints_no_number() {
+    // a random walk on 0..3,000 from 1,500, absorbed at both ends: Jacobi needs millions of
+    // iterations, and the 2,999 unknown states are too many for the dense rescue
+    let walk = "ctmc\nmodule w\n  x : [0..3000] init 1500;\n  [] x>0 & x<3000 -> 1 : (x'=x+1) + 1 : (x'=x-1);\nendmodule\n";
     // a 2-cycle leaking slowly to two absorbing states: Jacobi needs thousands of iterations
     let m = "ctmc\nmodule m\n  x : [0..3];\n  [] x=0 -> 1 : (x'=1) + 0.01 : (x'=2);\n  \
              [] x=1 -> 1 : (x'=0) + 0.01 : (x'=3);\nendmodule\n";
-    let d = files(&[("c.sm", m), ("c.props", "P=? [ F x=2 ];\n")]);
+    let d = files(&[
+        ("w.sm", walk),
+        (
+            "w.props",
+            "P=? [ F x=3000 ];\n",
+        ),
+        ("c.sm", m),
+        ("c.props", "P=? [ F x=2 ];\n"),
+    ]);
+    let jacobi30 = ["--solver", "jacobi", "--max-iters", "30"];
     let (code, out, err) = run(
         &d,
-        &[
-            "check",
-            "c.sm",
-            "--props",
-            "c.props",
-            "--solver",
-            "jacobi",
-            "--max-iters",
-            "30",
-        ],
+        &[&["check", "w.sm", "--props", "w.props"][..], &jacobi30].concat(),
     );
-    assert_eq!(code, 2);
+    assert_eq!(code, 2, "{out} {err}");
     assert!(
         out.contains("did not converge within 30 iterations"),
         "{out}"
     );
     assert!(!out.contains("Result:"), "{out}");
     assert!(err.contains("did not converge"), "{err}");
+    // on the small chain, the same 30 Jacobi sweeps fall short and the verified direct
+    // solution gives the answer, said so: p0 = (p1 + 0.01) / 1.01, p1 = p0 / 1.01
+    let q = 1.01f64;
+    let want = (0.01 / q) / (1.0 - 1.0 / (q * q));
+    let (code, out, err) = run(
+        &d,
+        &[
+            &["check", "c.sm", "--props", "c.props", "--json"][..],
+            &jacobi30,
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    let p = &json(&out)["properties"][0];
+    let (lo, hi) = (
+        p["lower"].as_f64().expect("lower"),
+        p["upper"].as_f64().expect("upper"),
+    );
+    assert!(
+        lo <= want && want <= hi && hi - lo <= 1e-6 * want,
+        "[{lo}, {hi}] vs {want}: {out}"
+    );
+    assert!(out.contains("lu (verified)"), "{out}");
     // the automatic choice converges: p0 = (p1 + 0.01) / 1.01, p1 = p0 / 1.01
     let (code, out, _) = run(
         &d,
@@ -214,8 +240,6 @@ fn no_convergence_prints_no_number() {
     let r = json(&out)["properties"][0]["result"]
         .as_f64()
         .expect("number");
-    let q = 1.01f64;
-    let want = (0.01 / q) / (1.0 - 1.0 / (q * q));
     assert!((r - want).abs() < 1e-9 * want, "{r} vs {want}");
 }
 
