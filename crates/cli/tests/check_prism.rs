@@ -181,10 +181,7 @@ fn no_convergence_prints_no_number() {
              [] x=1 -> 1 : (x'=0) + 0.01 : (x'=3);\nendmodule\n";
     let d = files(&[
         ("w.sm", walk),
-        (
-            "w.props",
-            "P=? [ F x=3000 ];\n",
-        ),
+        ("w.props", "P=? [ F x=3000 ];\n"),
         ("c.sm", m),
         ("c.props", "P=? [ F x=2 ];\n"),
     ]);
