@@ -14,6 +14,7 @@
 //!
 //! A verdict is never guessed: a formula no engine decided within its limits stays undecided.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -143,6 +144,9 @@ struct Symbolic {
 struct Slots<'p> {
     phis: &'p [Option<PathFormula>],
     slots: Vec<Mutex<Result<Decided, String>>>,
+    /// Raised when the formula is decided: the engine still on it stops (the flags are
+    /// leaked, a byte a formula, as the limits' flags are `'static`).
+    decided: Vec<&'static AtomicBool>,
 }
 
 impl<'p> Slots<'p> {
@@ -156,7 +160,15 @@ impl<'p> Slots<'p> {
                 }))
             })
             .collect();
-        Slots { phis, slots }
+        let decided = phis
+            .iter()
+            .map(|_| &*Box::leak(Box::new(AtomicBool::new(false))))
+            .collect();
+        Slots {
+            phis,
+            slots,
+            decided,
+        }
     }
 
     fn lock(&self, n: usize) -> std::sync::MutexGuard<'_, Result<Decided, String>> {
@@ -176,6 +188,9 @@ impl<'p> Slots<'p> {
     fn offer(&self, n: usize, r: Result<Decided, String>) {
         let mut slot = self.lock(n);
         if slot.is_err() {
+            if r.is_ok() {
+                self.decided[n].store(true, Ordering::Relaxed);
+            }
             *slot = r;
         }
     }
@@ -204,7 +219,7 @@ fn explicit_round(run: &Run, slots: &Slots, fraction: u32, bytes: usize) {
             continue;
         };
         let dl = share(run.limits.deadline, slots.open_from(n), fraction);
-        let r = explicit(run, phi, dl, bytes);
+        let r = explicit(run, phi, dl, bytes, Some(slots.decided[n]));
         slots.offer(n, r);
     }
 }
@@ -235,8 +250,11 @@ fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
         let Some(phi) = slots.phis[n].as_ref().filter(|_| slots.open(n)) else {
             continue;
         };
+        // the formula's flag stops the product when the explicit search decides it first
         let limits = Limits {
             deadline: share(run.limits.deadline, slots.open_from(n), fraction),
+            cancel: run.limits.cancel.or(run.limits.cancel_also),
+            cancel_also: Some(slots.decided[n]),
             ..run.limits
         };
         let r = symbolic(run, &mut sym, phi, limits);
@@ -270,6 +288,7 @@ pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided
                     let limits = LtlLimits {
                         deadline: run.limits.deadline,
                         max_bytes: Some(run.max_bytes),
+                        cancel: None,
                     };
                     match saturn_ltl::check_net(run.net, phi, run.deadlocks, limits) {
                         Ok(v) => d.counterexample = v.counterexample,
@@ -288,10 +307,12 @@ fn explicit(
     phi: &PathFormula,
     deadline: Option<Instant>,
     bytes: usize,
+    cancel: Option<&'static AtomicBool>,
 ) -> Result<Decided, String> {
     let limits = LtlLimits {
         deadline,
         max_bytes: Some(bytes),
+        cancel,
     };
     match saturn_ltl::check_net(run.net, phi, run.deadlocks, limits) {
         Ok(v) => Ok(Decided {

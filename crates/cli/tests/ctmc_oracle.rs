@@ -137,6 +137,8 @@ struct Tally {
     disagreed: Vec<String>,
     unsupported: usize,
     groups: usize,
+    /// Agreeing results printed as estimates (`"guaranteed": false`).
+    estimates: Vec<String>,
 }
 
 /// Run every group (model, constants, property file) with at most/at least `max_states`
@@ -230,6 +232,9 @@ fn run(big: bool, engine: &str) -> Option<Tally> {
                         _ if got == r.result => Ok(()),
                         _ => Err(String::new()),
                     };
+                    if p["guaranteed"] == serde_json::Value::Bool(false) {
+                        t.estimates.push(label.clone());
+                    }
                     match ok {
                         Ok(()) => t.agreed += 1,
                         Err(why) => t.disagreed.push(format!(
@@ -254,11 +259,13 @@ fn run(big: bool, engine: &str) -> Option<Tally> {
         }
     }
     eprintln!(
-        "CTMC oracle, {engine} engine ({} groups): {} agreed, {} disagreed, {} not supported yet",
+        "CTMC oracle, {engine} engine ({} groups): {} agreed, {} disagreed, {} not supported yet, {} estimates (not guaranteed): {:?}",
         t.groups,
         t.agreed,
         t.disagreed.len(),
-        t.unsupported
+        t.unsupported,
+        t.estimates.len(),
+        t.estimates
     );
     Some(t)
 }

@@ -231,18 +231,35 @@ impl Dense {
     /// The reward accumulated until `b` from the initial state.
     fn reach_reward(&self, b: &[bool]) -> f64 {
         let n = self.states.len();
-        // infinite unless `b` is reached with probability 1 (dense, not by graph)
-        let p1 = if b[self.init] {
-            1.0
-        } else {
-            self.until(&vec![true; n], b)
-        };
-        if p1 < 1.0 - 1e-12 {
+        // infinite unless `b` is reached with probability 1: by the graph (a dense probability
+        // carries rounding well above 1e-12 on stiff chains), every state reached from the
+        // initial one before `b` can reach `b`
+        let mut seen = vec![false; n];
+        seen[self.init] = true;
+        let mut stack = vec![self.init];
+        while let Some(i) = stack.pop() {
+            if b[i] {
+                continue;
+            }
+            for j in 0..n {
+                if self.r[i][j] > 0.0 && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let sure = (0..n).all(|j| !seen[j] || b[j] || (0..n).any(|k| b[k] && self.reach[j][k]));
+        if !sure {
             return f64::INFINITY;
         }
+        // the system on the states met before `b` (others, e.g. those only reached through
+        // `b`, may never reach it and would make the system singular)
         let fixed = vec![0.0; n];
         let c = self.per_visit();
-        let unknown: Vec<usize> = (0..n).filter(|&i| !b[i]).collect();
+        let unknown: Vec<usize> = (0..n).filter(|&i| seen[i] && !b[i]).collect();
+        if unknown.is_empty() {
+            return 0.0;
+        }
         self.linear(&unknown, &fixed, &c)[self.init]
     }
 }
@@ -461,20 +478,15 @@ fn agrees_with_dense_solutions(text: &str, xm: i64, ym: i64) -> Result<(), TestC
                 phi: Box::new(Csl::Expr(var_eq(0, 0))),
             };
             let a = user.answer(&f).expect("S");
-            // KNOWN GAP: on some chains the regenerative bounds are not reached (the upper start
-            // is not built) and the estimate is given, marked not guaranteed (docs/ctmc.md); the
-            // guaranteed answers must contain the exact value
-            if user.stats().guaranteed {
-                check_bounds(a, want, &format!("S=?[x=0] ({engine})"))?;
-            } else {
-                prop_assert!(
-                    (num(a) - want).abs() <= 1e-5 * want.abs().max(1e-3),
-                    "S=?[x=0] estimate ({}): {:?} vs {}",
-                    engine,
-                    a,
-                    want
-                );
-            }
+            // the regenerative bounds, guaranteed (from the most visited state, with the
+            // verified direct rescue on small chains)
+            prop_assert!(
+                user.stats().guaranteed,
+                "S=?[x=0] ({}): {:?}",
+                engine,
+                user.stats()
+            );
+            check_bounds(a, want, &format!("S=?[x=0] ({engine})"))?;
             // the threshold at the exact value: never decided the wrong way
             // (just below it: the dense value carries its own rounding)
             let p = want * (1.0 - 1e-12);
@@ -509,9 +521,13 @@ fn agrees_with_dense_solutions(text: &str, xm: i64, ym: i64) -> Result<(), TestC
                 path: RewardPath::Steady,
             };
             let a = user.answer(&f).expect("R S");
-            if user.stats().guaranteed {
-                check_bounds(a, want, &format!("R=?[S] ({engine})"))?;
-            }
+            prop_assert!(
+                user.stats().guaranteed,
+                "R=?[S] ({}): {:?}",
+                engine,
+                user.stats()
+            );
+            check_bounds(a, want, &format!("R=?[S] ({engine})"))?;
             // P=? [ x<xm U y=0 ] and P=? [ F x=xm ]
             let a = pred(&|s| s[0] < xm);
             let b = pred(&|s| s[1] == 0);
@@ -557,18 +573,12 @@ fn agrees_with_dense_solutions(text: &str, xm: i64, ym: i64) -> Result<(), TestC
             };
             let got = num(ck.answer(&f).expect("R F"));
             let want = dense.reach_reward(&by);
-            // KNOWN GAP: the dense reference's infinity criterion (P(F b) < 1) disagrees with the
-            // engines on some chains where the hand-computed answer is finite (e.g. 2.2, see the
-            // proptest regression); until it is mended only finite references are compared (the
-            // old close() let any number pass against an infinite one).
-            if want.is_finite() {
-                prop_assert!(close(got, want), "R=?[F] ({}): {} vs {}", engine, got, want);
-                check_bounds(
-                    user.answer(&f).expect("R F"),
-                    want,
-                    &format!("R=?[F] ({engine})"),
-                )?;
-            }
+            prop_assert!(close(got, want), "R=?[F] ({}): {} vs {}", engine, got, want);
+            check_bounds(
+                user.answer(&f).expect("R F"),
+                want,
+                &format!("R=?[F] ({engine})"),
+            )?;
             // R{"r"}=? [ C ]
             let f = Csl::Reward {
                 bound: None,

@@ -6,6 +6,7 @@
 //! state space is complete.
 
 use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use hashbrown::HashTable;
@@ -32,6 +33,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// The memory the stored states may take (estimate, bytes).
     pub max_bytes: Option<usize>,
+    /// Stop with [`Stopped::Cancelled`] once this flag is raised (a race: another engine
+    /// decided the formula first).
+    pub cancel: Option<&'static AtomicBool>,
 }
 
 /// Why the search stopped without an answer.
@@ -41,6 +45,8 @@ pub enum Stopped {
     Deadline,
     #[error("the memory limit was reached")]
     Memory,
+    #[error("cancelled (another engine decided first)")]
+    Cancelled,
 }
 
 /// What the search found.
@@ -251,6 +257,9 @@ pub fn accepting_run<Sys: System>(
         if steps.is_multiple_of(4096) {
             if limits.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stopped::Deadline);
+            }
+            if limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(Stopped::Cancelled);
             }
             let bytes = system.bytes + pstate.len() * 40 + values.len() * 8;
             if limits.max_bytes.is_some_and(|m| bytes > m) {
