@@ -74,3 +74,51 @@ fn thresholds_at_the_exact_value_are_never_decided_wrongly() {
         assert_eq!(p[7]["result"], false, "{}", p[7]);
     }
 }
+
+/// Steady-state detection in uniformization (sound: every later iterate lies within the range
+/// of the current one): a two-state chain, 0 -> 1 at rate 1, 1 -> 0 at rate 2, reward 1 in
+/// state 0. From 0, `E[int_0^T 1{X=0}]` = 2T/3 + (1 - e^{-3T})/9 and `P(X_T = 0)` =
+/// 2/3 + e^{-3T}/3; at T = 1,000 the Poisson window lies near step 3,060, and the detection
+/// stops the iteration long before it, within epsilon.
+#[test]
+fn long_time_bounds_stop_at_the_steady_state() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ctmc_bounds-detect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = "ctmc\nmodule m\n  s : [0..1] init 0;\n  [] s=0 -> 1 : (s'=1);\n  \
+                 [] s=1 -> 2 : (s'=0);\nendmodule\nrewards \"r\"\n  s=0 : 1;\nendrewards\n";
+    std::fs::write(dir.join("two.sm"), model).expect("write");
+    std::fs::write(dir.join("two.csl"), "R=? [ C<=1000 ]\nR=? [ I=1000 ]\n").expect("write");
+    for engine in ["sparse", "symbolic"] {
+        let out = Command::cargo_bin("saturn")
+            .expect("the saturn binary")
+            .current_dir(&dir)
+            .args([
+                "check", "two.sm", "--props", "two.csl", "--json", "--engine", engine,
+            ])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let p = v["properties"].as_array().expect("properties");
+        let t = 1000.0f64;
+        for (k, want) in [(0, 2.0 * t / 3.0 + 1.0 / 9.0), (1, 2.0 / 3.0)] {
+            let (lo, hi) = (
+                p[k]["lower"].as_f64().expect("lower"),
+                p[k]["upper"].as_f64().expect("upper"),
+            );
+            assert!(
+                lo <= want && want <= hi,
+                "{engine} #{k}: [{lo}, {hi}] vs {want}"
+            );
+            assert!(
+                hi - lo <= 1e-6 * want,
+                "{engine} #{k}: [{lo}, {hi}] too wide"
+            );
+            let text = p[k].to_string();
+            assert!(
+                text.contains("steady state detected"),
+                "{engine} #{k}: {text}"
+            );
+        }
+    }
+}

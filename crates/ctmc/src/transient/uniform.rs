@@ -47,6 +47,12 @@ fn window_eps(epsilon: f64) -> f64 {
     (epsilon * 1e-3).clamp(1e-300, 1e-8)
 }
 
+/// How often (in steps) the steady-state detection looks at the iterate.
+const DETECT_EVERY: usize = 8;
+/// The part of epsilon (relative to the smallest lower bound) the detection may add to the
+/// width.
+const DETECT_SHARE: f64 = 0.1;
+
 /// The uniformised backward step `y = x + (R x - h x) / q` on the states not `fixed`; the fixed
 /// states keep their value (absorbing states of the transformed chain).
 struct Stepper<'a> {
@@ -151,6 +157,20 @@ fn weighted_sum(
     let (mut acc_lo, mut acc_hi) = (vec![0.0; n], vec![0.0; n]);
     let right = w.right();
     let coef = coefficients(&w, kind, q);
+    let spread = xmax - xmin;
+    let (base, missing) = match kind {
+        Weights::Point => (xmin, w.outside() * spread),
+        // sum_k (1/q) P(N > k) = E[N] / q = t exactly; what lies beyond the window is at most
+        // the expected excess of N over it, times the spread, over q
+        Weights::Cumulative => (xmin * t, w.excess_beyond_right() * spread / q),
+    };
+    // the weights of the steps after k, for the steady-state detection
+    let mut after = vec![(0.0, 0.0); right + 1];
+    for k in (0..right).rev() {
+        let (cl, ch) = coef(k + 1);
+        after[k] = (after[k + 1].0 + cl, after[k + 1].1 + ch);
+    }
+    let mut last = right;
     let mut out = None;
     chain.with_transposed(&mut |rt| {
         let mut s = Stepper {
@@ -174,24 +194,33 @@ fn weighted_sum(
                     acc_hi[i] += ch * x[i];
                 }
             }
+            // steady-state detection, sound: P is stochastic, so every later P^j x lies
+            // within [min x, max x] on every state; once that range is narrow, the steps left
+            // are charged at its ends and the iteration stops
+            if k < right && k % DETECT_EVERY == 0 && n > 0 {
+                let (m, big) = min_max(&x);
+                let (add_lo, add_hi) = (m * after[k].0, big * after[k].1);
+                let least = acc_lo.iter().copied().fold(f64::INFINITY, f64::min);
+                if add_hi - add_lo <= DETECT_SHARE * epsilon * (base + least + add_lo) {
+                    for i in 0..n {
+                        acc_lo[i] += add_lo;
+                        acc_hi[i] += add_hi;
+                    }
+                    last = k;
+                    break;
+                }
+            }
         }
         out = Some(());
         Ok(())
     })?;
     debug_assert!(out.is_some());
-    let spread = xmax - xmin;
-    let (base, missing) = match kind {
-        Weights::Point => (xmin, w.outside() * spread),
-        // sum_k (1/q) P(N > k) = E[N] / q = t exactly; what lies beyond the window is at most
-        // the expected excess of N over it, times the spread, over q
-        Weights::Cumulative => (xmin * t, w.excess_beyond_right() * spread / q),
-    };
     let lo = acc_lo.iter().map(|&a| base + a).collect();
     let hi = acc_hi.iter().map(|&a| base + a + missing).collect();
     Ok(Bounds {
         lo,
         hi,
-        iterations: right,
+        iterations: last,
         rate: q,
         window: (w.left, right),
     })

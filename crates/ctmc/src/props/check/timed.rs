@@ -159,8 +159,13 @@ impl Checker<'_> {
             k % 32 != 0 || progress(&label, &Method::Power, k, (right - k) as f64)
         })?;
         self.stats.iterations += r.iterations;
+        let detected = if r.iterations < r.window.1 {
+            format!(", steady state detected at step {}", r.iterations)
+        } else {
+            String::new()
+        };
         self.stats.methods.push(format!(
-            "uniformization (q={}, Poisson window {}..{})",
+            "uniformization (q={}, Poisson window {}..{}{detected})",
             r.rate, r.window.0, r.window.1
         ));
         self.stats
