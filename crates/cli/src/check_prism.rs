@@ -1,6 +1,6 @@
 //! `saturn check MODEL.prism --props FILE [--const ...] [--prop N]`: CSL properties of a PRISM
-//! `ctmc` (steady state, unbounded until, steady-state and reachability rewards) with the
-//! explicit sparse engine of `saturn-ctmc`. Each property is printed with its result; those the
+//! `ctmc`, PCTL properties of a `dtmc` (steady state, until, time- or step-bounded until,
+//! rewards) with the engines of `saturn-ctmc`. Each property is printed with its result; those the
 //! engine does not compute yet are refused one by one while the others run. Also the loading
 //! shared with `saturn export`.
 
@@ -20,6 +20,7 @@ use saturn_ctmc::Sweep;
 use saturn_ctmc::SymbolicCtmc;
 use saturn_model::order::{by_name_with, Hypergraph};
 use saturn_model::GeneralModel;
+use saturn_prism::ast::ModelType;
 use saturn_prism::{
     parse_model_bytes, parse_properties_ast_bytes, ConstOverrides, Program, PropertyFile, Source,
 };
@@ -178,6 +179,8 @@ impl Built {
 pub struct Chain {
     pub prog: Program,
     pub props: Option<PropertyFile>,
+    /// The property file's text, for the places of messages.
+    pub props_source: Option<Source>,
     pub model: GeneralModel,
     /// The action of each event.
     pub actions: Vec<Option<usize>>,
@@ -202,8 +205,9 @@ impl EngineChoice {
 }
 
 /// Read, check and lower the PRISM model of `input` (and the property file), generate its
-/// reachable states by saturation and build the chain with `engine`. Notes a deadlock on
-/// stderr.
+/// reachable states by saturation and build the chain with `engine` (a `dtmc` when
+/// `discrete_ok`: its one-step probabilities as the rates, see [`saturn_ctmc::props::dtmc`]).
+/// Notes a deadlock on stderr.
 pub fn load_chain(
     input: &Input,
     consts: &[String],
@@ -211,6 +215,7 @@ pub fn load_chain(
     limit_args: &LimitArgs,
     start: Instant,
     engine: EngineChoice,
+    discrete_ok: bool,
 ) -> Result<Chain, Failure> {
     let name = input.name.clone();
     let overrides = ConstOverrides::parse_all(consts).map_err(const_error)?;
@@ -239,9 +244,15 @@ pub fn load_chain(
         f.exit = 2;
         f
     })?;
-    if prog.model_type != saturn_prism::ast::ModelType::Ctmc {
+    let discrete = prog.model_type == ModelType::Dtmc;
+    if prog.model_type != ModelType::Ctmc && !(discrete && discrete_ok) {
+        let wanted = if discrete_ok {
+            "a ctmc or dtmc model"
+        } else {
+            "a ctmc model"
+        };
         return Err(Failure::error(format!(
-            "{name}: CTMC analysis needs a ctmc model (this is a {}; not supported yet)",
+            "{name}: this analysis needs {wanted} (this is a {}; not supported yet)",
             prog.model_type.name()
         )));
     }
@@ -293,6 +304,10 @@ pub fn load_chain(
         }
     };
     let c = ctmc.chain();
+    if discrete {
+        saturn_ctmc::props::dtmc::check_distributions(&model, c)
+            .map_err(|e| Failure::error(format!("{name}: {e}")))?;
+    }
     if !c.deadlocks().is_empty() {
         eprintln!(
             "note: {} deadlock state(s), e.g. {}; as PRISM does, each gets a self-loop",
@@ -303,6 +318,7 @@ pub fn load_chain(
     Ok(Chain {
         prog,
         props: pf,
+        props_source: props.map(|(_, _, src)| src),
         model,
         actions,
         ctmc,
@@ -498,11 +514,20 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
     };
-    let chain = load_chain(input, &p.consts, Some(props_path), &a.limits, start, engine)?;
+    let chain = load_chain(
+        input,
+        &p.consts,
+        Some(props_path),
+        &a.limits,
+        start,
+        engine,
+        true,
+    )?;
     let pf = chain.props.as_ref().expect("a property file was given");
     let tr = Translator {
         prog: &chain.prog,
         props: pf,
+        source: chain.props_source.as_ref(),
     };
     let n_props = pf.properties.len();
     let selected: Vec<usize> = match p.prop {
@@ -537,6 +562,9 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         options,
         progress,
     );
+    if chain.prog.model_type == ModelType::Dtmc {
+        checker = checker.discrete_time();
+    }
     let mut rows = Vec::new();
     let mut stopped = None;
     for &k in &selected {
@@ -637,6 +665,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             &a.model,
             json!({
                 "input": "prism",
+                "type": chain.prog.model_type.name(),
                 "constants": chain.constants,
                 "engine": chain.ctmc.name(),
                 "states": states,
@@ -667,7 +696,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         out::println(v)?;
     } else {
         let mut t = String::new();
-        let _ = writeln!(t, "model: {} (ctmc)", a.model);
+        let _ = writeln!(t, "model: {} ({})", a.model, chain.prog.model_type.name());
         if !chain.constants.is_empty() {
             let _ = writeln!(t, "constants: {}", chain.constants);
         }
