@@ -12,6 +12,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde_json::{json, Value as Json};
 
+use saturn_ctmc::props::dtmc::Rows;
 use saturn_ctmc::props::{fmt_num, Answer, CheckError, Checker, Stats};
 use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseCtmc;
@@ -256,14 +257,15 @@ pub fn load_chain(
             prog.model_type.name()
         )));
     }
-    let (model, actions) = saturn_prism::lower::lower_with_actions(&prog).map_err(|e| match e {
-        saturn_prism::lower::LowerError::At { location, message } => {
-            bad_model(vec![at(&location, message)])
-        }
-        saturn_prism::lower::LowerError::Model(m) => {
-            bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
-        }
-    })?;
+    let (mut model, actions) =
+        saturn_prism::lower::lower_with_actions(&prog).map_err(|e| match e {
+            saturn_prism::lower::LowerError::At { location, message } => {
+                bad_model(vec![at(&location, message)])
+            }
+            saturn_prism::lower::LowerError::Model(m) => {
+                bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
+            }
+        })?;
     let limits = limit_args.limits(start);
     let t0 = Instant::now();
     let hg = Hypergraph::new(model.vars.len(), &model.supports());
@@ -271,43 +273,20 @@ pub fn load_chain(
         limits.check().is_err()
     })
     .map_err(Failure::error)?;
-    let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &limits)
-        .map_err(|e| encode_failure_for(e, &name, limit_args))?;
-    let ctmc = match engine.engine {
-        EngineArg::Sparse => Built::Sparse(Box::new(build_sparse(
-            &model, &enc, &ss, &name, limit_args,
-        )?)),
-        EngineArg::Symbolic => {
-            let mut report = crate::progress::reporter("build", limit_args.progress, 0);
-            if let Some(r) = report.as_mut() {
-                r("rate matrix as an EV*MDD");
-            }
-            let interrupted = |e: saturn_ctmc::symbolic::BuildError| match e {
-                saturn_ctmc::symbolic::BuildError::Encode(e) => {
-                    encode_failure_for(e, &name, limit_args)
-                }
-                other => Failure::error(format!("{name}: {other}")),
-            };
-            let mut m = SymbolicCtmc::from_state_space_reporting(
-                &model,
-                enc,
-                &ss,
-                &limits,
-                report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
-            )
-            .map_err(interrupted)?;
-            if engine.cache_threshold > 0 {
-                m.enable_cache(engine.cache_threshold);
-            }
-            let c = SymbolicChain::new(&model, m, limits).map_err(interrupted)?;
-            Built::Symbolic(Box::new(c))
-        }
-    };
-    let c = ctmc.chain();
+    let mut ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
     if discrete {
-        saturn_ctmc::props::dtmc::check_distributions(&model, c)
+        let rows = saturn_ctmc::props::dtmc::check_distributions(&model, ctmc.chain())
             .map_err(|e| Failure::error(format!("{name}: {e}")))?;
+        if rows == Rows::Choices {
+            eprintln!(
+                "note: several commands are enabled at once in some states; as PRISM does, \
+                 each is chosen with the same probability"
+            );
+            model = saturn_ctmc::props::dtmc::uniform_choice(&model);
+            ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+        }
     }
+    let c = ctmc.chain();
     if !c.deadlocks().is_empty() {
         eprintln!(
             "note: {} deadlock state(s), e.g. {}; as PRISM does, each gets a self-loop",
@@ -324,6 +303,49 @@ pub fn load_chain(
         ctmc,
         constants: ov.to_string(),
         build_seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Generate the reachable states of `model` and build its chain with `engine`.
+fn build_chain(
+    model: &GeneralModel,
+    order: &[usize],
+    name: &str,
+    limit_args: &LimitArgs,
+    limits: saturn_symbolic::Limits,
+    engine: EngineChoice,
+) -> Result<Built, Failure> {
+    let (enc, ss) = generate_general(model, order, GenMethod::Saturation, &limits)
+        .map_err(|e| encode_failure_for(e, name, limit_args))?;
+    Ok(match engine.engine {
+        EngineArg::Sparse => {
+            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?))
+        }
+        EngineArg::Symbolic => {
+            let mut report = crate::progress::reporter("build", limit_args.progress, 0);
+            if let Some(r) = report.as_mut() {
+                r("rate matrix as an EV*MDD");
+            }
+            let interrupted = |e: saturn_ctmc::symbolic::BuildError| match e {
+                saturn_ctmc::symbolic::BuildError::Encode(e) => {
+                    encode_failure_for(e, name, limit_args)
+                }
+                other => Failure::error(format!("{name}: {other}")),
+            };
+            let mut m = SymbolicCtmc::from_state_space_reporting(
+                model,
+                enc,
+                &ss,
+                &limits,
+                report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
+            )
+            .map_err(interrupted)?;
+            if engine.cache_threshold > 0 {
+                m.enable_cache(engine.cache_threshold);
+            }
+            let c = SymbolicChain::new(model, m, limits).map_err(interrupted)?;
+            Built::Symbolic(Box::new(c))
+        }
     })
 }
 

@@ -363,12 +363,34 @@ fn dtmc_non_integer_step_bound_is_refused_by_place() {
     assert!(!err.contains("panicked"), "{err}");
     // the other property is still answered: 0 -> {1,2} -> {3,4,5,6}: none is 7
     assert!(out.contains("Result: 0 "), "{out}");
-    // overlapping commands: refused by name, not computed as something else
+}
+
+#[test]
+fn dtmc_overlapping_commands_are_chosen_uniformly() {
+    // in x=0 both commands are enabled: each is taken with probability 1/2, as PRISM does
     let two =
         "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> (x'=2);\nendmodule\n";
-    let d = files(&[("two.pm", two), ("p.pctl", "P=? [ F x=2 ];\n")]);
-    let (code, _, err) = run(&d, &["check", "two.pm", "--props", "p.pctl"]);
+    let d = files(&[
+        ("two.pm", two),
+        ("p.pctl", "P=? [ X x=2 ];\nP=? [ F<=1 x=1 ];\n"),
+    ]);
+    for engine in ["sparse", "symbolic"] {
+        let (code, out, err) = run(
+            &d,
+            &["check", "two.pm", "--props", "p.pctl", "--engine", engine],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("each is chosen with the same probability"),
+            "{err}"
+        );
+        assert_eq!(out.matches("Result: 0.5 ").count(), 2, "{engine}: {out}");
+    }
+    // probabilities that add up to neither 1 nor a whole number: an error naming the state
+    let bad = "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> 0.5 : (x'=2);\nendmodule\n";
+    let d = files(&[("bad.pm", bad), ("p.pctl", "P=? [ X x=2 ];\n")]);
+    let (code, _, err) = run(&d, &["check", "bad.pm", "--props", "p.pctl"]);
     assert_ne!(code, 0);
-    assert!(err.contains("2 commands are enabled"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("x=0") || err.contains("add up"), "{err}");
 }

@@ -17,6 +17,7 @@ mod common;
 use common::{closure, gauss};
 use proptest::prelude::*;
 
+use saturn_ctmc::props::dtmc::{self, Rows};
 use saturn_ctmc::props::{Answer, Checker, Csl, RewardPath, RewardStructure};
 use saturn_ctmc::solve::Options;
 use saturn_ctmc::sparse::SparseCtmc;
@@ -38,15 +39,16 @@ const PROBS: [(&str, &str); 5] = [
 ];
 
 /// A random dtmc: two modules that move together on the action `a` (one command of each
-/// enabled in every state, so each state has one distribution), self-loops in most
-/// distributions, a command left out now and then (deadlocks, absorbing states), a reward
-/// structure with a state reward and a transition reward (self-loops earn it too).
+/// enabled in every state), self-loops in most distributions, a command left out now and then
+/// (deadlocks, absorbing states), now and then an unlabelled command enabled beside them
+/// (two choices, each taken with probability 1/2, as PRISM does), a reward structure with a
+/// state reward and a transition reward on `a` (self-loops earn it too).
 fn program() -> impl Strategy<Value = (String, i64, i64)> {
     (
         1i64..4,
         1i64..4,
         proptest::collection::vec(0usize..PROBS.len(), 4),
-        proptest::collection::vec(any::<bool>(), 3),
+        proptest::collection::vec(any::<bool>(), 4),
     )
         .prop_map(|(xm, ym, p, on)| {
             let pr = |k: usize| PROBS[p[k]];
@@ -61,11 +63,18 @@ fn program() -> impl Strategy<Value = (String, i64, i64)> {
                 String::new()
             };
             let stay = if on[2] { "true" } else { "(y'=y-1)" };
+            // enabled beside an [a] product in x=0: PRISM's uniform choice between the two
+            let jump = if on[3] {
+                format!("  [] x=0 -> {p1} : (x'={xm}) + {q1} : true;\n")
+            } else {
+                String::new()
+            };
             let text = format!(
                 "dtmc\n\
                  module Ma\n  x : [0..{xm}];\n\
                  \x20 [a] x<{xm} -> {p0} : (x'=x+1) + {q0} : true;\n\
                  \x20 [a] x={xm} -> {p1} : {back} + {q1} : true;\n\
+                 {jump}\
                  endmodule\n\
                  module Mb\n  y : [0..{ym}] init {ym};\n\
                  \x20 [a] y>0 -> {p2} : (y'=y-1) + {q2} : {stay};\n\
@@ -91,7 +100,12 @@ struct Dense {
 }
 
 impl Dense {
-    fn new(model: &saturn_model::GeneralModel) -> Dense {
+    /// `a`: the index of the action `a` in `actions` (the action of each event).
+    fn new(
+        model: &saturn_model::GeneralModel,
+        actions: &[Option<usize>],
+        a: Option<usize>,
+    ) -> Dense {
         let ss = explore_general(model, 10_000).expect("explores");
         let states: Vec<Vec<i64>> = ss.states.iter().cloned().collect();
         let index: BTreeMap<Vec<i64>, usize> = states
@@ -108,17 +122,21 @@ impl Dense {
                 state_reward[i] = s[0] as f64;
             }
             step_reward[i] = state_reward[i];
-            let mut any = false;
-            for e in 0..model.events.len() {
-                if let Some((t, prob)) = model.step(e, s).expect("no error") {
-                    any = true;
-                    p[i][index[&t]] += prob;
-                    if s[1] == 0 {
-                        step_reward[i] += 2.0 * prob;
-                    }
+            let moves: Vec<(usize, usize, f64)> = (0..model.events.len())
+                .filter_map(|e| {
+                    let (t, prob) = model.step(e, s).expect("no error")?;
+                    Some((e, index[&t], prob))
+                })
+                .collect();
+            // each enabled command is a distribution: their number is the total
+            let choices = moves.iter().map(|m| m.2).sum::<f64>().round();
+            for &(e, j, prob) in &moves {
+                p[i][j] += prob / choices;
+                if s[1] == 0 && actions[e] == a {
+                    step_reward[i] += 2.0 * prob / choices;
                 }
             }
-            if !any {
+            if moves.is_empty() {
                 p[i][i] = 1.0; // PRISM's self-loop on a deadlock
             }
         }
@@ -352,26 +370,37 @@ fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> 
     let prog = saturn_prism::load_model("r.pm", text, &ConstOverrides::default())
         .expect("a valid program");
     let (model, actions) = saturn_prism::lower::lower_with_actions(&prog).expect("lowers");
+    let act_a = prog.actions.iter().position(|a| a == "a");
+    let dense = Dense::new(&model, &actions, act_a);
     let order = vec![0usize, 1];
+    let build = |model: &saturn_model::GeneralModel| {
+        let (enc, ss) = generate_general(model, &order, GenMethod::Saturation, &Limits::none())
+            .expect("generates");
+        SparseCtmc::build(
+            model,
+            &enc.sets,
+            &enc.order,
+            ss.reached,
+            enc.init,
+            &mut |_, _| {},
+        )
+        .expect("builds")
+    };
+    // what the CLI does: several commands in a state, PRISM's uniform choice
+    let model = match dtmc::check_distributions(&model, &build(&model)) {
+        Ok(Rows::Stochastic) => model,
+        Ok(Rows::Choices) => dtmc::uniform_choice(&model),
+        Err(e) => return Err(TestCaseError::fail(e.to_string())),
+    };
     let generate = || {
         generate_general(&model, &order, GenMethod::Saturation, &Limits::none()).expect("generates")
     };
-    let (enc, ss) = generate();
-    let sparse = SparseCtmc::build(
-        &model,
-        &enc.sets,
-        &enc.order,
-        ss.reached,
-        enc.init,
-        &mut |_, _| {},
-    )
-    .expect("builds");
+    let sparse = build(&model);
     let symbolic = {
         let (enc, ss) = generate();
         let m = SymbolicCtmc::from_state_space(&model, enc, &ss).expect("builds");
         SymbolicChain::new(&model, m, Limits::none()).expect("symbolic chain")
     };
-    let dense = Dense::new(&model);
     let n = dense.n();
     let rewards = vec![RewardStructure {
         name: Some("r".into()),
@@ -380,7 +409,7 @@ fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> 
             Expr::Var(0),
         )],
         trans: vec![(
-            prog.actions.iter().position(|a| a == "a"),
+            act_a,
             Expr::bin(BinOp::Eq, Expr::Var(1), Expr::Int(0)),
             Expr::Int(2),
         )],
@@ -494,8 +523,12 @@ fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> 
         ("symbolic", &symbolic as &dyn Chain),
     ] {
         prop_assert_eq!(chain.len(), n, "{}", engine);
-        saturn_ctmc::props::dtmc::check_distributions(&model, chain)
-            .map_err(|e| TestCaseError::fail(format!("{engine}: {e}")))?;
+        prop_assert_eq!(
+            dtmc::check_distributions(&model, chain),
+            Ok(Rows::Stochastic),
+            "{}",
+            engine
+        );
         let mut user = Checker::new(
             &model,
             &actions,
@@ -522,28 +555,81 @@ fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> 
     Ok(())
 }
 
-/// A state with two commands enabled at once (PRISM would pick one uniformly) is refused by
-/// name, not computed as something else.
+/// Two commands enabled at once in `x=0`: PRISM takes each with probability 1/2. By hand:
+/// `P(X x=2) = 1/2`, `P(F<=1 x=1) = 1/2`, `P(F x=1) = 1/2 + 1/2 * 0` (x=2 is a deadlock).
 #[test]
-fn overlapping_commands_are_refused() {
+fn overlapping_commands_are_chosen_uniformly() {
     let text =
         "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> (x'=2);\nendmodule\n";
     let prog = saturn_prism::load_model("o.pm", text, &ConstOverrides::default()).expect("valid");
     let model = saturn_prism::lower::lower(&prog).expect("lowers");
-    let (enc, ss) =
-        generate_general(&model, &[0], GenMethod::Saturation, &Limits::none()).expect("generates");
-    let chain = SparseCtmc::build(
-        &model,
-        &enc.sets,
-        &enc.order,
-        ss.reached,
-        enc.init,
-        &mut |_, _| {},
+    let build = |model: &saturn_model::GeneralModel| {
+        let (enc, ss) = generate_general(model, &[0], GenMethod::Saturation, &Limits::none())
+            .expect("generates");
+        SparseCtmc::build(
+            model,
+            &enc.sets,
+            &enc.order,
+            ss.reached,
+            enc.init,
+            &mut |_, _| {},
+        )
+        .expect("builds")
+    };
+    assert_eq!(
+        dtmc::check_distributions(&model, &build(&model)),
+        Ok(Rows::Choices)
+    );
+    let fair = dtmc::uniform_choice(&model);
+    let chain = build(&fair);
+    assert_eq!(
+        dtmc::check_distributions(&fair, &chain),
+        Ok(Rows::Stochastic)
+    );
+    let mut ck = Checker::new(
+        &fair,
+        &[None, None],
+        &[],
+        &chain,
+        Options::default(),
+        Box::new(|_, _, _, _| true),
     )
-    .expect("builds");
-    let e = saturn_ctmc::props::dtmc::check_distributions(&model, &chain)
-        .expect_err("two commands in x=0");
-    let msg = e.to_string();
-    assert!(msg.contains("2 commands are enabled"), "{msg}");
-    assert!(msg.contains("x=0"), "{msg}");
+    .discrete_time();
+    let x_is = |k| Box::new(Csl::Expr(Expr::bin(BinOp::Eq, Expr::Var(0), Expr::Int(k))));
+    let tt = Box::new(Csl::Expr(Expr::Bool(true)));
+    for (f, want) in [
+        (
+            Csl::Next {
+                bound: None,
+                phi: x_is(2),
+            },
+            0.5,
+        ),
+        (
+            Csl::TimedUntil {
+                bound: None,
+                left: tt.clone(),
+                right: x_is(1),
+                lo: 0.0,
+                hi: 1.0,
+            },
+            0.5,
+        ),
+        (
+            Csl::Until {
+                bound: None,
+                left: tt.clone(),
+                right: x_is(1),
+            },
+            0.5,
+        ),
+    ] {
+        let Answer::Num(i) = ck.answer(&f).expect("answers") else {
+            panic!("a number for {f:?}")
+        };
+        assert!(
+            i.lo <= want && want <= i.hi && i.width() <= 1e-6,
+            "{f:?}: {i:?}"
+        );
+    }
 }
