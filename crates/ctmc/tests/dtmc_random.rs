@@ -365,6 +365,21 @@ proptest! {
     }
 }
 
+/// The sparse chain of `model`, states generated over the variable order `order`.
+fn sparse_chain(model: &saturn_model::GeneralModel, order: &[usize]) -> SparseCtmc {
+    let (enc, ss) =
+        generate_general(model, order, GenMethod::Saturation, &Limits::none()).expect("generates");
+    SparseCtmc::build(
+        model,
+        &enc.sets,
+        &enc.order,
+        ss.reached,
+        enc.init,
+        &mut |_, _| {},
+    )
+    .expect("builds")
+}
+
 /// Both engines on the dtmc `text` against the dense reference (see the module).
 fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> {
     let prog = saturn_prism::load_model("r.pm", text, &ConstOverrides::default())
@@ -373,19 +388,7 @@ fn agrees_with_dense(text: &str, xm: i64, ym: i64) -> Result<(), TestCaseError> 
     let act_a = prog.actions.iter().position(|a| a == "a");
     let dense = Dense::new(&model, &actions, act_a);
     let order = vec![0usize, 1];
-    let build = |model: &saturn_model::GeneralModel| {
-        let (enc, ss) = generate_general(model, &order, GenMethod::Saturation, &Limits::none())
-            .expect("generates");
-        SparseCtmc::build(
-            model,
-            &enc.sets,
-            &enc.order,
-            ss.reached,
-            enc.init,
-            &mut |_, _| {},
-        )
-        .expect("builds")
-    };
+    let build = |model: &saturn_model::GeneralModel| sparse_chain(model, &order);
     // what the CLI does: several commands in a state, PRISM's uniform choice
     let model = match dtmc::check_distributions(&model, &build(&model)) {
         Ok(Rows::Stochastic) => model,
@@ -563,19 +566,7 @@ fn overlapping_commands_are_chosen_uniformly() {
         "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> (x'=2);\nendmodule\n";
     let prog = saturn_prism::load_model("o.pm", text, &ConstOverrides::default()).expect("valid");
     let model = saturn_prism::lower::lower(&prog).expect("lowers");
-    let build = |model: &saturn_model::GeneralModel| {
-        let (enc, ss) = generate_general(model, &[0], GenMethod::Saturation, &Limits::none())
-            .expect("generates");
-        SparseCtmc::build(
-            model,
-            &enc.sets,
-            &enc.order,
-            ss.reached,
-            enc.init,
-            &mut |_, _| {},
-        )
-        .expect("builds")
-    };
+    let build = |model: &saturn_model::GeneralModel| sparse_chain(model, &[0]);
     assert_eq!(
         dtmc::check_distributions(&model, &build(&model)),
         Ok(Rows::Choices)
