@@ -197,7 +197,7 @@ impl Checker<'_> {
                 self.stats.methods.push("steps".into());
             }
             self.stats
-                .note_bounding("exact steps (rounding margin only)");
+                .note_bounding("exact step products with a rounding margin");
         } else {
             self.stats.methods.push(format!(
                 "uniformization (q={}, Poisson window {}..{})",
