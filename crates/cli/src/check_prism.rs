@@ -1,6 +1,6 @@
 //! `saturn check MODEL.prism --props FILE [--const ...] [--prop N]`: CSL properties of a PRISM
-//! `ctmc` (steady state, unbounded until, steady-state and reachability rewards) with the
-//! explicit sparse engine of `saturn-ctmc`. Each property is printed with its result; those the
+//! `ctmc`, PCTL properties of a `dtmc` (steady state, until, time- or step-bounded until,
+//! rewards) with the engines of `saturn-ctmc`. Each property is printed with its result; those the
 //! engine does not compute yet are refused one by one while the others run. Also the loading
 //! shared with `saturn export`.
 
@@ -12,6 +12,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde_json::{json, Value as Json};
 
+use saturn_ctmc::props::dtmc::Rows;
 use saturn_ctmc::props::{fmt_num, Answer, CheckError, Checker, Stats};
 use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseCtmc;
@@ -20,6 +21,7 @@ use saturn_ctmc::Sweep;
 use saturn_ctmc::SymbolicCtmc;
 use saturn_model::order::{by_name_with, Hypergraph};
 use saturn_model::GeneralModel;
+use saturn_prism::ast::ModelType;
 use saturn_prism::{
     parse_model_bytes, parse_properties_ast_bytes, ConstOverrides, Program, PropertyFile, Source,
 };
@@ -178,6 +180,8 @@ impl Built {
 pub struct Chain {
     pub prog: Program,
     pub props: Option<PropertyFile>,
+    /// The property file's text, for the places of messages.
+    pub props_source: Option<Source>,
     pub model: GeneralModel,
     /// The action of each event.
     pub actions: Vec<Option<usize>>,
@@ -202,8 +206,9 @@ impl EngineChoice {
 }
 
 /// Read, check and lower the PRISM model of `input` (and the property file), generate its
-/// reachable states by saturation and build the chain with `engine`. Notes a deadlock on
-/// stderr.
+/// reachable states by saturation and build the chain with `engine` (a `dtmc` when
+/// `discrete_ok`: its one-step probabilities as the rates, see [`saturn_ctmc::props::dtmc`]).
+/// Notes a deadlock on stderr.
 pub fn load_chain(
     input: &Input,
     consts: &[String],
@@ -211,6 +216,7 @@ pub fn load_chain(
     limit_args: &LimitArgs,
     start: Instant,
     engine: EngineChoice,
+    discrete_ok: bool,
 ) -> Result<Chain, Failure> {
     let name = input.name.clone();
     let overrides = ConstOverrides::parse_all(consts).map_err(const_error)?;
@@ -239,20 +245,27 @@ pub fn load_chain(
         f.exit = 2;
         f
     })?;
-    if prog.model_type != saturn_prism::ast::ModelType::Ctmc {
+    let discrete = prog.model_type == ModelType::Dtmc;
+    if prog.model_type != ModelType::Ctmc && !(discrete && discrete_ok) {
+        let wanted = if discrete_ok {
+            "a ctmc or dtmc model"
+        } else {
+            "a ctmc model"
+        };
         return Err(Failure::error(format!(
-            "{name}: CTMC analysis needs a ctmc model (this is a {}; not supported yet)",
+            "{name}: this analysis needs {wanted} (this is a {}; not supported yet)",
             prog.model_type.name()
         )));
     }
-    let (model, actions) = saturn_prism::lower::lower_with_actions(&prog).map_err(|e| match e {
-        saturn_prism::lower::LowerError::At { location, message } => {
-            bad_model(vec![at(&location, message)])
-        }
-        saturn_prism::lower::LowerError::Model(m) => {
-            bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
-        }
-    })?;
+    let (mut model, actions) =
+        saturn_prism::lower::lower_with_actions(&prog).map_err(|e| match e {
+            saturn_prism::lower::LowerError::At { location, message } => {
+                bad_model(vec![at(&location, message)])
+            }
+            saturn_prism::lower::LowerError::Model(m) => {
+                bad_model(vec![Diagnostic::plain(format!("{name}: {m}"))])
+            }
+        })?;
     let limits = limit_args.limits(start);
     let t0 = Instant::now();
     let hg = Hypergraph::new(model.vars.len(), &model.supports());
@@ -260,38 +273,19 @@ pub fn load_chain(
         limits.check().is_err()
     })
     .map_err(Failure::error)?;
-    let (enc, ss) = generate_general(&model, &order, GenMethod::Saturation, &limits)
-        .map_err(|e| encode_failure_for(e, &name, limit_args))?;
-    let ctmc = match engine.engine {
-        EngineArg::Sparse => Built::Sparse(Box::new(build_sparse(
-            &model, &enc, &ss, &name, limit_args,
-        )?)),
-        EngineArg::Symbolic => {
-            let mut report = crate::progress::reporter("build", limit_args.progress, 0);
-            if let Some(r) = report.as_mut() {
-                r("rate matrix as an EV*MDD");
-            }
-            let interrupted = |e: saturn_ctmc::symbolic::BuildError| match e {
-                saturn_ctmc::symbolic::BuildError::Encode(e) => {
-                    encode_failure_for(e, &name, limit_args)
-                }
-                other => Failure::error(format!("{name}: {other}")),
-            };
-            let mut m = SymbolicCtmc::from_state_space_reporting(
-                &model,
-                enc,
-                &ss,
-                &limits,
-                report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
-            )
-            .map_err(interrupted)?;
-            if engine.cache_threshold > 0 {
-                m.enable_cache(engine.cache_threshold);
-            }
-            let c = SymbolicChain::new(&model, m, limits).map_err(interrupted)?;
-            Built::Symbolic(Box::new(c))
+    let mut ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+    if discrete {
+        let rows = saturn_ctmc::props::dtmc::check_distributions(&model, ctmc.chain())
+            .map_err(|e| Failure::error(format!("{name}: {e}")))?;
+        if rows == Rows::Choices {
+            eprintln!(
+                "note: several commands are enabled at once in some states; as PRISM does, \
+                 each is chosen with the same probability"
+            );
+            model = saturn_ctmc::props::dtmc::uniform_choice(&model);
+            ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
         }
-    };
+    }
     let c = ctmc.chain();
     if !c.deadlocks().is_empty() {
         eprintln!(
@@ -303,11 +297,55 @@ pub fn load_chain(
     Ok(Chain {
         prog,
         props: pf,
+        props_source: props.map(|(_, _, src)| src),
         model,
         actions,
         ctmc,
         constants: ov.to_string(),
         build_seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Generate the reachable states of `model` and build its chain with `engine`.
+fn build_chain(
+    model: &GeneralModel,
+    order: &[usize],
+    name: &str,
+    limit_args: &LimitArgs,
+    limits: saturn_symbolic::Limits,
+    engine: EngineChoice,
+) -> Result<Built, Failure> {
+    let (enc, ss) = generate_general(model, order, GenMethod::Saturation, &limits)
+        .map_err(|e| encode_failure_for(e, name, limit_args))?;
+    Ok(match engine.engine {
+        EngineArg::Sparse => {
+            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?))
+        }
+        EngineArg::Symbolic => {
+            let mut report = crate::progress::reporter("build", limit_args.progress, 0);
+            if let Some(r) = report.as_mut() {
+                r("rate matrix as an EV*MDD");
+            }
+            let interrupted = |e: saturn_ctmc::symbolic::BuildError| match e {
+                saturn_ctmc::symbolic::BuildError::Encode(e) => {
+                    encode_failure_for(e, name, limit_args)
+                }
+                other => Failure::error(format!("{name}: {other}")),
+            };
+            let mut m = SymbolicCtmc::from_state_space_reporting(
+                model,
+                enc,
+                &ss,
+                &limits,
+                report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
+            )
+            .map_err(interrupted)?;
+            if engine.cache_threshold > 0 {
+                m.enable_cache(engine.cache_threshold);
+            }
+            let c = SymbolicChain::new(model, m, limits).map_err(interrupted)?;
+            Built::Symbolic(Box::new(c))
+        }
     })
 }
 
@@ -498,11 +536,20 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
     };
-    let chain = load_chain(input, &p.consts, Some(props_path), &a.limits, start, engine)?;
+    let chain = load_chain(
+        input,
+        &p.consts,
+        Some(props_path),
+        &a.limits,
+        start,
+        engine,
+        true,
+    )?;
     let pf = chain.props.as_ref().expect("a property file was given");
     let tr = Translator {
         prog: &chain.prog,
         props: pf,
+        source: chain.props_source.as_ref(),
     };
     let n_props = pf.properties.len();
     let selected: Vec<usize> = match p.prop {
@@ -537,6 +584,9 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         options,
         progress,
     );
+    if chain.prog.model_type == ModelType::Dtmc {
+        checker = checker.discrete_time();
+    }
     let mut rows = Vec::new();
     let mut stopped = None;
     for &k in &selected {
@@ -637,6 +687,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
             &a.model,
             json!({
                 "input": "prism",
+                "type": chain.prog.model_type.name(),
                 "constants": chain.constants,
                 "engine": chain.ctmc.name(),
                 "states": states,
@@ -667,7 +718,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         out::println(v)?;
     } else {
         let mut t = String::new();
-        let _ = writeln!(t, "model: {} (ctmc)", a.model);
+        let _ = writeln!(t, "model: {} ({})", a.model, chain.prog.model_type.name());
         if !chain.constants.is_empty() {
             let _ = writeln!(t, "constants: {}", chain.constants);
         }

@@ -59,6 +59,7 @@ pub fn run(a: &ExportArgs) -> anyhow::Result<ExitCode> {
         &a.limits,
         start,
         EngineChoice::SPARSE,
+        false,
     )?;
     let Built::Sparse(c) = &chain.ctmc else {
         return Err(Failure::error("export: the sparse engine builds the matrix").into());

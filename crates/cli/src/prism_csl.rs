@@ -6,11 +6,12 @@
 
 use saturn_ctmc::props::{Csl, FilterOp as F, Rel, RewardPath as RP, RewardStructure};
 use saturn_model::expr::{BinOp as B, Expr as ME, Real};
+use saturn_prism::ast::ModelType;
 use saturn_prism::ast::{
     Expr, ExprKind, FilterOp, Query, RelOp, RewardIndex, RewardPath, TempOp, TimeBound, UnOp,
 };
 use saturn_prism::lower::{bin_op, lower_expr};
-use saturn_prism::{Program, PropertyFile};
+use saturn_prism::{Program, PropertyFile, Source};
 
 /// A property (or part of one) the engine does not compute yet, or cannot translate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +25,8 @@ fn unsupported<T>(what: &str) -> Result<T, Unsupported> {
 pub struct Translator<'a> {
     pub prog: &'a Program,
     pub props: &'a PropertyFile,
+    /// The property file's text, to name the place of a bad time bound.
+    pub source: Option<&'a Source>,
 }
 
 /// Does `e` contain anything beyond a plain state expression (labels, property operators)?
@@ -71,25 +74,60 @@ impl Translator<'_> {
         })
     }
 
-    /// A time bound: a constant, finite and non-negative.
+    /// Is the model a DTMC (time bounds are numbers of steps)?
+    fn discrete(&self) -> bool {
+        self.prog.model_type == ModelType::Dtmc
+    }
+
+    /// A time bound: a constant, finite and non-negative; in a DTMC a whole number of steps.
     fn time(&self, e: &Expr) -> Result<f64, Unsupported> {
         let t = self.constant(e)?;
         if !(t >= 0.0 && t.is_finite()) {
-            return Err(Unsupported(format!(
-                "a time bound must be finite and non-negative, got {t}"
-            )));
+            return Err(self.at(
+                e,
+                format!("a time bound must be finite and non-negative, got {t}"),
+            ));
+        }
+        if self.discrete() && t.fract() != 0.0 {
+            return Err(self.at(
+                e,
+                format!(
+                    "a time bound of a dtmc is a whole number of steps, got {t} (non-integer \
+                     bounds are for ctmc models)"
+                ),
+            ));
         }
         Ok(t)
     }
 
+    /// `message` at the place of `e` in the property file (when its text is known).
+    fn at(&self, e: &Expr, message: String) -> Unsupported {
+        Unsupported(match self.source {
+            Some(src) => {
+                let (l, c) = src.line_col(e.span.start);
+                format!("{}:{l}:{c}: {message}", src.name)
+            }
+            None => message,
+        })
+    }
+
     /// The interval `[lo, hi]` of a time bound (`None` when unbounded). In continuous time a
     /// strict bound means the same as the non-strict one (the chain is at a given instant
-    /// with probability 0).
+    /// with probability 0); in a DTMC `<k` is `<=k-1` and `>k` is `>=k+1`.
     fn time_window(&self, b: &TimeBound) -> Result<Option<(f64, f64)>, Unsupported> {
+        let strict = if self.discrete() { 1.0 } else { 0.0 };
         Ok(match b {
             TimeBound::None => None,
-            TimeBound::Le(t) | TimeBound::Lt(t) => Some((0.0, self.time(t)?)),
-            TimeBound::Ge(t) | TimeBound::Gt(t) => Some((self.time(t)?, f64::INFINITY)),
+            TimeBound::Le(t) => Some((0.0, self.time(t)?)),
+            TimeBound::Lt(e) => {
+                let t = self.time(e)?;
+                if t < strict {
+                    return Err(self.at(e, "the step bound <0 holds for no step".into()));
+                }
+                Some((0.0, t - strict))
+            }
+            TimeBound::Ge(t) => Some((self.time(t)?, f64::INFINITY)),
+            TimeBound::Gt(t) => Some((self.time(t)? + strict, f64::INFINITY)),
             TimeBound::Eq(t) => {
                 let t = self.time(t)?;
                 Some((t, t))

@@ -259,3 +259,159 @@ fn export_writes_prisms_explicit_formats() {
         "0=\"init\" 1=\"deadlock\" 2=\"full\"\n0: 0\n2: 2\n"
     );
 }
+
+/// Knuth and Yao's die from fair coin flips (PRISM's tutorial `dtmc`).
+const DIE: &str = "dtmc\nmodule die\n  s : [0..7] init 0;\n  d : [0..6] init 0;\n\
+  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);\n  [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);\n\
+  [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);\n  [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);\n\
+  [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);\n\
+  [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);\n\
+  [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);\n  [] s=7 -> (s'=7);\nendmodule\n\
+rewards \"coin_flips\"\n  [] s<7 : 1;\nendrewards\n";
+
+/// Properties of the die with their values by hand: each face 1/6; a face within 3 flips
+/// unless the path is 0->1->3->1 or 0->2->6->2: 1 - 2/8 = 3/4; 11/3 flips expected (PRISM's
+/// tutorial); 3 flips in the first 3 steps; the first flip leads to s=1 with 1/2. (A
+/// threshold exactly at a step-bounded value, `P>=1`, stays undecided: its bounds carry a
+/// rounding margin.)
+const DIE_PROPS: &str = "P=? [ F s=7 & d=6 ];\nP=? [ F<=3 s=7 ];\nR{\"coin_flips\"}=? [ F s=7 ];\n\
+R{\"coin_flips\"}=? [ C<=3 ];\nP=? [ X s=1 ];\nP>0.1 [ F s=7 & d=1 ];\nP=? [ F<3 s=7 ];\n\
+filter(forall, P>=0.99 [ F<=1 s=7 ], s=4);\n";
+
+#[test]
+fn dtmc_die_by_hand() {
+    let d = files(&[("die.pm", DIE), ("die.pctl", DIE_PROPS)]);
+    for engine in ["sparse", "symbolic"] {
+        let (code, out, err) = run(
+            &d,
+            &[
+                "check", "die.pm", "--props", "die.pctl", "--json", "--engine", engine,
+            ],
+        );
+        assert_eq!(code, 0, "{engine}: {err}");
+        let v = json(&out);
+        assert_eq!(v["type"], "dtmc");
+        assert_eq!(v["states"], 13);
+        let p = v["properties"].as_array().expect("array");
+        let within = |k: usize, want: f64| {
+            let (lo, hi) = (
+                p[k]["lower"].as_f64().expect("lower"),
+                p[k]["upper"].as_f64().expect("upper"),
+            );
+            assert!(
+                lo <= want && want <= hi && hi - lo <= 1e-6 * want.max(1e-9),
+                "{engine}: property {}: [{lo}, {hi}] for {want}",
+                k + 1
+            );
+        };
+        within(0, 1.0 / 6.0);
+        within(1, 0.75);
+        within(2, 11.0 / 3.0);
+        within(3, 3.0);
+        within(4, 0.5);
+        assert_eq!(p[5]["result"], true, "{engine}");
+        // F<3 is F<=2: no face after two flips
+        assert_eq!(p[6]["result"], 0.0, "{engine}");
+        assert_eq!(p[7]["result"], true, "{engine}");
+    }
+    // the text output names the kind of model
+    let (code, out, _) = run(&d, &["check", "die.pm", "--props", "die.pctl"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("model: die.pm (dtmc)"), "{out}");
+}
+
+#[test]
+fn dtmc_self_loops_count_as_steps() {
+    // a coin tossed until heads: the tails are self-loops (a step each, earning the transition
+    // reward); a flip-flop for the Cesàro limit of a periodic chain
+    let coin = "dtmc\nmodule c\n  x : [0..1];\n  [] x=0 -> 0.5 : (x'=1) + 0.5 : true;\n\
+                [] x=1 -> true;\nendmodule\nrewards \"toss\"\n  [] x=0 : 1;\nendrewards\n\
+                rewards \"wait\"\n  x=0 : 1;\nendrewards\n";
+    let props = "R{\"toss\"}=? [ F x=1 ];\nR{\"wait\"}=? [ F x=1 ];\nP=? [ X x=0 ];\n\
+                 P=? [ F<=2 x=1 ];\nP=? [ F=2 x=1 ];\nR{\"wait\"}=? [ I=1 ];\n\
+                 R{\"toss\"}=? [ C<=2 ];\nS=? [ x=1 ];\nR{\"toss\"}=? [ S ];\n";
+    let flip = "dtmc\nmodule f\n  x : [0..1];\n  [] true -> (x'=1-x);\nendmodule\n";
+    let d = files(&[
+        ("coin.pm", coin),
+        ("coin.pctl", props),
+        ("flip.pm", flip),
+        (
+            "flip.pctl",
+            "S=? [ x=0 ];\nP=? [ X x=0 ];\nP=? [ F=3 x=1 ];\n",
+        ),
+    ]);
+    let results = |model: &str, props: &str| -> Vec<f64> {
+        let (code, out, err) = run(&d, &["check", model, "--props", props, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        json(&out)["properties"]
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|p| p["result"].as_f64().expect("a number"))
+            .collect()
+    };
+    let got = results("coin.pm", "coin.pctl");
+    let want = [2.0, 2.0, 0.5, 0.75, 0.75, 0.5, 1.5, 1.0, 0.0];
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-6 * w.max(1e-9),
+            "property {}: {g} for {w}",
+            k + 1
+        );
+    }
+    let got = results("flip.pm", "flip.pctl");
+    for (k, (g, w)) in got.iter().zip([0.5, 0.0, 1.0]).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-6,
+            "flip property {}: {g} for {w}",
+            k + 1
+        );
+    }
+}
+
+#[test]
+fn dtmc_non_integer_step_bound_is_refused_by_place() {
+    let d = files(&[
+        ("die.pm", DIE),
+        ("bad.pctl", "P=? [ F<=2.5 s=7 ];\nP=? [ F<=2 s=7 ];\n"),
+    ]);
+    let (code, out, err) = run(&d, &["check", "die.pm", "--props", "bad.pctl"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("bad.pctl:1:10: a time bound of a dtmc is a whole number of steps, got 2.5"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // the other property is still answered: 0 -> {1,2} -> {3,4,5,6}: none is 7
+    assert!(out.contains("Result: 0 "), "{out}");
+}
+
+#[test]
+fn dtmc_overlapping_commands_are_chosen_uniformly() {
+    // in x=0 both commands are enabled: each is taken with probability 1/2, as PRISM does
+    let two =
+        "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> (x'=2);\nendmodule\n";
+    let d = files(&[
+        ("two.pm", two),
+        ("p.pctl", "P=? [ X x=2 ];\nP=? [ F<=1 x=1 ];\n"),
+    ]);
+    for engine in ["sparse", "symbolic"] {
+        let (code, out, err) = run(
+            &d,
+            &["check", "two.pm", "--props", "p.pctl", "--engine", engine],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("each is chosen with the same probability"),
+            "{err}"
+        );
+        assert_eq!(out.matches("Result: 0.5 ").count(), 2, "{engine}: {out}");
+    }
+    // probabilities that add up to neither 1 nor a whole number: an error naming the state
+    let bad = "dtmc\nmodule m\n  x : [0..2];\n  [] x<2 -> (x'=x+1);\n  [] x=0 -> 0.5 : (x'=2);\nendmodule\n";
+    let d = files(&[("bad.pm", bad), ("p.pctl", "P=? [ X x=2 ];\n")]);
+    let (code, _, err) = run(&d, &["check", "bad.pm", "--props", "p.pctl"]);
+    assert_ne!(code, 0);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("x=0") || err.contains("add up"), "{err}");
+}

@@ -105,6 +105,8 @@ pub struct Checker<'a> {
     pis: Option<Vec<Cycle>>,
     reward_rates: Vec<Option<Rc<[f64]>>>,
     stats: Stats,
+    /// The chain is a DTMC ([`Checker::discrete_time`]).
+    discrete: bool,
 }
 
 /// A value in every state: one value everywhere (an irreducible chain's long-run averages,
@@ -188,7 +190,21 @@ impl<'a> Checker<'a> {
             pis: None,
             reward_rates: vec![None; rewards.len()],
             stats: Stats::default(),
+            discrete: false,
         }
+    }
+
+    /// The chain is a discrete-time Markov chain (PCTL): its `R` holds the one-step
+    /// probabilities off the diagonal, `h[i] = 1 - P[i][i]` (see [`crate::props::dtmc`]).
+    /// Everything that depends only on the embedded chain or on the stationary distribution
+    /// (unbounded until, `S`, `R[F]`, `R[C]`, `R[S]`) is the same computation as for the
+    /// CTMC with these rates (a reward per step `rho` over the expected `1/h` consecutive steps
+    /// in a state is `rho/h`, the CTMC's reward rate over its sojourn); `X` counts the self-loop,
+    /// and the bounds of `U<=k`, `U[k1,k2]`, `C<=k`, `I=k` are numbers of steps, computed by `k`
+    /// products with `P` ([`crate::transient::steps`]).
+    pub fn discrete_time(mut self) -> Self {
+        self.discrete = true;
+        self
     }
 
     /// The figures of the last [`Checker::answer`].

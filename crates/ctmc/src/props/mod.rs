@@ -12,6 +12,9 @@
 //!   probabilities of reaching them (one linear system on the embedded chain);
 //! - `P=? [ a U b ]`, `F b`: Prob0/Prob1 by backward search, then the embedded chain's linear
 //!   system from zero (section 2.3.4);
+//! - on a DTMC ([`dtmc`], [`Checker::discrete_time`]) the same operators with PCTL's
+//!   meaning: `X` counts self-loops, time bounds are numbers of steps, rewards are earned per
+//!   step (state rewards) and per transition taken (transition rewards, self-loops included);
 //! - `R=? [ F b ]`: the expected reward accumulated until `b` (infinite where `b` is reached
 //!   with probability below 1); `R=? [ C ]`: the total reward (infinite where a bottom SCC
 //!   that earns a reward can be reached).
@@ -19,6 +22,7 @@
 mod answer;
 pub mod bounds;
 mod check;
+pub mod dtmc;
 mod rewards;
 
 pub use answer::{fmt_num, Answer};
@@ -59,9 +63,10 @@ pub enum RewardPath {
     /// reward is reached with positive probability).
     Total,
     /// `C<=t`: the reward accumulated up to time `t` (state rewards and transition rewards at
-    /// their rates), by uniformization.
+    /// their rates), by uniformization; in a DTMC over the first `t` steps, by `t` products.
     Cumulative(f64),
-    /// `I=t`: the expected state reward at time `t`, by uniformization.
+    /// `I=t`: the expected state reward at time `t`, by uniformization (in a DTMC after `t`
+    /// steps).
     Instant(f64),
 }
 
@@ -100,7 +105,8 @@ pub enum Csl {
     },
     /// `P=? [ left U[lo,hi] right ]` with `0 <= lo <= hi <= inf` and not both 0 and inf
     /// (`U<=t` is `[0,t]`, `U>=t` is `[t,inf]`, `U=t` is `[t,t]`; `F` has `left` true):
-    /// transient analysis by uniformization.
+    /// transient analysis by uniformization (in a DTMC, `t1` and `t2` are whole numbers of
+    /// steps and the analysis is by products with `P`).
     TimedUntil {
         bound: Option<(Rel, f64)>,
         left: Box<Csl>,

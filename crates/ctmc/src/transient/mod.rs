@@ -7,4 +7,6 @@ pub mod poisson;
 pub mod uniform;
 
 pub use poisson::{fox_glynn, PoissonWindow};
-pub use uniform::{backward_transient, cumulative, uniformization_rate, Bounds, StepProgress};
+pub use uniform::{
+    backward_transient, cumulative, steps, uniformization_rate, Bounds, StepProgress,
+};

@@ -119,6 +119,85 @@ pub fn cumulative(
     )
 }
 
+/// The relative rounding margin of one step of [`steps`].
+const ROUNDING_PER_STEP: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// Step-bounded analysis of a discrete-time chain given as a [`Chain`] whose `R` holds the
+/// one-step probabilities off the diagonal (so `h[i] = 1 - P[i][i]`): the uniformised step with
+/// `q = 1` is exactly `x <- P x` (a deadlock keeps its value: its self-loop). With
+/// `cumulative` false, `P^k x0` with the `fixed` states absorbing (PRISM's `a U<=k b` with
+/// `x0` the indicator of `b`, `b` and `!a & !b` fixed; `I=k` with `x0` the state rewards);
+/// with `cumulative` true, `sum_{t<k} P^t x0` (`C<=k` with `x0` the expected reward of a step
+/// from each state). `k` matrix-vector products, no truncation: the bounds are the computed
+/// vector widened by a margin for the rounding of `k` products (each entry a convex
+/// combination of the previous iterate's).
+pub fn steps(
+    chain: &dyn Chain,
+    fixed: &[bool],
+    x0: &[f64],
+    k: u64,
+    cumulative: bool,
+    progress: StepProgress<'_>,
+) -> Result<Bounds, CheckError> {
+    let n = chain.len();
+    let right = usize::try_from(k).map_err(|_| CheckError::Eval(format!("{k} steps")))?;
+    let mut x = x0.to_vec();
+    let mut acc = if cumulative { x0.to_vec() } else { Vec::new() };
+    let last = if cumulative {
+        right.saturating_sub(1)
+    } else {
+        right
+    };
+    chain.with_transposed(&mut |rt| {
+        let mut s = Stepper {
+            rt,
+            exit: chain.exit(),
+            fixed,
+            q: 1.0,
+            rx: vec![0.0; n],
+        };
+        for t in 1..=last {
+            if !progress(t, last) {
+                return Err(SolveError::Interrupted.into());
+            }
+            s.step(&mut x);
+            if cumulative {
+                acc.iter_mut().zip(&x).for_each(|(a, v)| *a += v);
+            }
+        }
+        Ok(())
+    })?;
+    let v = if cumulative {
+        if right == 0 {
+            vec![0.0; n]
+        } else {
+            acc
+        }
+    } else {
+        x
+    };
+    // a step of a non-negative vector adds non-negative terms: its rounding error is relative
+    // to the entry itself, a few units in the last place per term; 2^-40 per step leaves
+    // room for rows of thousands of entries. A negative entry (a negative reward) makes the
+    // error relative to the largest magnitude instead.
+    let (xmin, xmax) = if n == 0 { (0.0, 0.0) } else { min_max(x0) };
+    let rel = (last as f64 + 2.0) * ROUNDING_PER_STEP;
+    let terms = if cumulative { k.max(1) as f64 } else { 1.0 };
+    let floor = if xmin < 0.0 {
+        rel * xmin.abs().max(xmax.abs()) * terms
+    } else {
+        0.0
+    };
+    let margin = |a: f64| a.abs() * rel + floor;
+    Ok(Bounds {
+        lo: v.iter().map(|&a| a - margin(a)).collect(),
+        hi: v.iter().map(|&a| a + margin(a)).collect(),
+        iterations: last,
+        rate: 1.0,
+        window: (0, right),
+    })
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Weights {
     /// `psi(k)`.

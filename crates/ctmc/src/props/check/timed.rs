@@ -2,16 +2,30 @@
 //! `P(a U[t1,t2] b)`, `P(X phi)`, `R[C<=t]` and `R[I=t]`, on any engine (uniformization over the
 //! chain's rate matrix, [`crate::transient`]).
 //!
+//! On a DTMC ([`Checker::discrete_time`]) the bounds are numbers of steps and every
+//! uniformization is replaced by that many products with `P` ([`steps`]).
+//!
 //! `P(a U[t1,t2] b)` grows with both sets, so its lower bound is computed from the operands'
 //! lower sets and its upper bound from their upper sets; each computation is itself an interval
 //! (the Poisson truncation), and the two ends are taken from the two runs.
 
 use super::{CheckError, Checker, Numbers, Sets};
 use crate::solve::Method;
-use crate::transient::{backward_transient, cumulative, Bounds};
+use crate::transient::{backward_transient, cumulative, steps, Bounds};
 
 fn indicator(s: &[bool]) -> Vec<f64> {
     s.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect()
+}
+
+/// A step bound of a DTMC: a whole, non-negative number of steps.
+fn whole_steps(t: f64) -> Result<u64, CheckError> {
+    if t >= 0.0 && t.fract() == 0.0 && t < u64::MAX as f64 {
+        Ok(t as u64)
+    } else {
+        Err(CheckError::Eval(format!(
+            "a step bound of a dtmc must be a whole number of steps, got {t}"
+        )))
+    }
 }
 
 fn clamp01(x: Vec<f64>) -> Vec<f64> {
@@ -40,7 +54,7 @@ impl Checker<'_> {
     /// `P(a U[t1,t2] b)` for decided sets, as PRISM computes it: first `a U[0,t2-t1] b`
     /// (`b` and `!a & !b` absorbing; unbounded until when `t2` is infinite), then, when
     /// `t1 > 0`, the probability of staying in `a` up to `t1` weighted by that vector (`!a`
-    /// absorbing with value 0).
+    /// absorbing with value 0; in a DTMC, in `a` for the steps before `t1`).
     fn timed_until_sets(
         &mut self,
         a: &[bool],
@@ -61,6 +75,17 @@ impl Checker<'_> {
         if t1 == 0.0 {
             return Ok((ylo, yhi));
         }
+        const UP_TO: &str = "time-bounded until, up to its lower bound";
+        let (ylo, yhi, t1) = if self.discrete {
+            // in discrete time a path may be in b outside a exactly at step t1: y is kept
+            // there, and masked by a only from the first step back
+            let free = vec![false; n];
+            let lo = self.transient(UP_TO, &free, &ylo, 1.0)?.lo;
+            let hi = self.transient(UP_TO, &free, &yhi, 1.0)?.hi;
+            (lo, hi, t1 - 1.0)
+        } else {
+            (ylo, yhi, t1)
+        };
         let fixed: Vec<bool> = a.iter().map(|&x| !x).collect();
         let within_a = |y: Vec<f64>| -> Vec<f64> {
             y.into_iter()
@@ -68,26 +93,13 @@ impl Checker<'_> {
                 .map(|(v, &ai)| if ai { v } else { 0.0 })
                 .collect()
         };
-        let lo = self
-            .transient(
-                "time-bounded until, up to its lower bound",
-                &fixed,
-                &within_a(ylo),
-                t1,
-            )?
-            .lo;
-        let hi = self
-            .transient(
-                "time-bounded until, up to its lower bound",
-                &fixed,
-                &within_a(yhi),
-                t1,
-            )?
-            .hi;
+        let lo = self.transient(UP_TO, &fixed, &within_a(ylo), t1)?.lo;
+        let hi = self.transient(UP_TO, &fixed, &within_a(yhi), t1)?.hi;
         Ok((lo, hi))
     }
 
-    /// Bounds on `P(X phi)`: `sum_j R[s][j] phi(j) / h(s)`; a deadlock's self-loop keeps it.
+    /// Bounds on `P(X phi)`: `sum_j R[s][j] phi(j) / h(s)` (in a DTMC `sum_j P[s][j] phi(j)`,
+    /// the self-loop `1 - h(s)` included); a deadlock's self-loop keeps it.
     pub(super) fn next(&mut self, phi: &Sets) -> Result<Numbers, CheckError> {
         let lo = self.next_of(&phi.lo)?;
         let hi = if phi.decided() {
@@ -107,7 +119,11 @@ impl Checker<'_> {
         })?;
         let h = self.ctmc.exit();
         Ok((0..x.len())
-            .map(|i| if h[i] > 0.0 { rx[i] / h[i] } else { x[i] })
+            .map(|i| match h[i] {
+                _ if self.discrete => rx[i] + (1.0 - h[i]) * x[i],
+                h if h > 0.0 => rx[i] / h,
+                _ => x[i],
+            })
             .collect())
     }
 
@@ -115,9 +131,17 @@ impl Checker<'_> {
     pub(super) fn cumulative_reward(&mut self, k: usize, t: f64) -> Result<Numbers, CheckError> {
         let rates = self.reward_rates(k)?;
         let eps = self.options.epsilon;
-        let r = self.with_step_progress("cumulative reward", |chain, p| {
-            cumulative(chain, &rates, t, eps, p)
-        })?;
+        let r = if self.discrete {
+            let k = whole_steps(t)?;
+            let fixed = vec![false; rates.len()];
+            self.with_step_progress("cumulative reward", |chain, p| {
+                steps(chain, &fixed, &rates, k, true, p)
+            })?
+        } else {
+            self.with_step_progress("cumulative reward", |chain, p| {
+                cumulative(chain, &rates, t, eps, p)
+            })?
+        };
         Ok(Numbers::PerState(r.lo, r.hi))
     }
 
@@ -139,6 +163,10 @@ impl Checker<'_> {
         t: f64,
     ) -> Result<Bounds, CheckError> {
         let eps = self.options.epsilon;
+        if self.discrete {
+            let k = whole_steps(t)?;
+            return self.with_step_progress(what, |chain, p| steps(chain, fixed, x0, k, false, p));
+        }
         self.with_step_progress(what, |chain, p| {
             backward_transient(chain, fixed, x0, t, eps, p)
         })
@@ -154,22 +182,35 @@ impl Checker<'_> {
     ) -> Result<Bounds, CheckError> {
         let chain = self.ctmc;
         let progress = &mut self.progress;
-        let label = format!("{what} (uniformization)");
+        let how = if self.discrete {
+            "steps"
+        } else {
+            "uniformization"
+        };
+        let label = format!("{what} ({how})");
         let r = run(chain, &mut |k, right| {
             k % 32 != 0 || progress(&label, &Method::Power, k, (right - k) as f64)
         })?;
         self.stats.iterations += r.iterations;
-        let detected = if r.iterations < r.window.1 {
-            format!(", steady state detected at step {}", r.iterations)
+        if self.discrete {
+            if !self.stats.methods.iter().any(|m| m == "steps") {
+                self.stats.methods.push("steps".into());
+            }
+            self.stats
+                .note_bounding("exact step products with a rounding margin");
         } else {
-            String::new()
-        };
-        self.stats.methods.push(format!(
-            "uniformization (q={}, Poisson window {}..{}{detected})",
-            r.rate, r.window.0, r.window.1
-        ));
-        self.stats
-            .note_bounding("Fox-Glynn truncation, bounded both ways");
+            let detected = if r.iterations < r.window.1 {
+                format!(", steady state detected at step {}", r.iterations)
+            } else {
+                String::new()
+            };
+            self.stats.methods.push(format!(
+                "uniformization (q={}, Poisson window {}..{}{detected})",
+                r.rate, r.window.0, r.window.1
+            ));
+            self.stats
+                .note_bounding("Fox-Glynn truncation, bounded both ways");
+        }
         Ok(r)
     }
 }
