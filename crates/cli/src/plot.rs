@@ -35,7 +35,7 @@ const WIDTH: f64 = 720.0;
 const PANEL_HEIGHT: f64 = 400.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 24.0;
-const TOP: f64 = 64.0;
+const TOP: f64 = 80.0;
 const BOTTOM: f64 = 56.0;
 /// Markers on the result's points up to this many points.
 const MARKERS_UP_TO: usize = 60;
@@ -68,8 +68,9 @@ fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
         })
 }
 
-/// An axis over `[lo, hi]`: its ends rounded out to a tick, and the ticks (a step of 1, 2 or
-/// 5 times a power of ten, about five of them).
+/// An axis over `[lo, hi]` with ticks at a step of 1, 2 or 5 times a power of ten (about five
+/// of them); `round_out`: the ends moved out to a tick (the values' axis), else kept (the
+/// ranged constant's).
 #[derive(Debug, PartialEq)]
 struct Axis {
     lo: f64,
@@ -78,7 +79,7 @@ struct Axis {
     step: f64,
 }
 
-fn axis(lo: f64, hi: f64) -> Axis {
+fn axis(lo: f64, hi: f64, round_out: bool) -> Axis {
     let (mut lo, mut hi) = (lo, hi);
     if hi - lo <= f64::EPSILON * lo.abs().max(hi.abs()) {
         let pad = if lo == 0.0 { 0.5 } else { lo.abs() / 2.0 };
@@ -100,40 +101,64 @@ fn axis(lo: f64, hi: f64) -> Axis {
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
-    let first = (lo / step).floor();
-    let last = (hi / step).ceil();
-    let ticks: Vec<f64> = (0..=((last - first) as usize).min(50))
+    let slack = step * 1e-9;
+    let (first, last) = if round_out {
+        ((lo / step).floor(), (hi / step).ceil())
+    } else {
+        (((lo - slack) / step).ceil(), ((hi + slack) / step).floor())
+    };
+    let ticks: Vec<f64> = (0..=((last - first).max(0.0) as usize).min(50))
         .map(|k| (first + k as f64) * step)
         .collect();
+    if round_out {
+        (lo, hi) = (first * step, last * step);
+    }
     Axis {
-        lo: first * step,
-        hi: last * step,
+        lo,
+        hi,
         ticks,
         step,
     }
 }
 
-/// A tick label: as many decimals as the step needs, exponent notation when very large or
-/// small.
-fn tick_label(v: f64, step: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    let a = v.abs();
-    if !(1e-4..1e6).contains(&a) {
-        let digits = if step > 0.0 {
-            ((a.log10().floor() - step.log10().floor()).max(0.0) as usize).min(6)
+/// The tick labels of an axis: as many decimals as the step needs; all in exponent notation
+/// (one exponent, the largest tick's) when the largest is at least 10^6 or below 10^-4.
+fn tick_labels(a: &Axis) -> Vec<String> {
+    let big = a.ticks.iter().fold(0f64, |m, t| m.max(t.abs()));
+    let decimals = |step: f64| {
+        if step > 0.0 {
+            ((-step.log10().floor()).max(0.0) as usize).min(12)
         } else {
             3
-        };
-        return format!("{v:.digits$e}");
-    }
-    let decimals = if step > 0.0 {
-        (-step.log10().floor()).max(0.0) as usize
-    } else {
-        3
+        }
     };
-    format!("{v:.decimals$}")
+    if big > 0.0 && !(1e-4..1e6).contains(&big) {
+        let e = big.log10().floor() as i32;
+        let scale = 10f64.powi(e);
+        let d = decimals(a.step / scale);
+        a.ticks
+            .iter()
+            .map(|&t| {
+                if t == 0.0 {
+                    "0".into()
+                } else {
+                    format!("{:.d$}e{e}", t / scale)
+                }
+            })
+            .collect()
+    } else {
+        let d = decimals(a.step);
+        a.ticks
+            .iter()
+            .map(|&t| {
+                if t == 0.0 {
+                    "0".into()
+                } else {
+                    format!("{t:.d$}")
+                }
+            })
+            .collect()
+    }
 }
 
 fn escape(t: &str) -> String {
@@ -209,29 +234,27 @@ fn panel(s: &mut String, x_name: &str, note: &str, p: &Panel, top: f64) {
         let _ = writeln!(s, "</g>");
         return;
     };
-    let (ax, ay) = (axis(xa, xb), axis(ya, yb));
+    let (ax, ay) = (axis(xa, xb, false), axis(ya, yb, true));
     let px = |x: f64| x0 + (x - ax.lo) / (ax.hi - ax.lo) * (x1 - x0);
     let py = |y: f64| y1 - (y - ay.lo) / (ay.hi - ay.lo) * (y1 - y0);
     // grid, ticks and labels
-    for &t in &ax.ticks {
+    for (&t, label) in ax.ticks.iter().zip(tick_labels(&ax)) {
         let x = px(t);
         let _ = writeln!(
             s,
-            r##"<line x1="{x:.2}" y1="{y0:.2}" x2="{x:.2}" y2="{y1:.2}" stroke="#e4e4e4"/><line x1="{x:.2}" y1="{y1:.2}" x2="{x:.2}" y2="{:.2}" stroke="black"/><text x="{x:.2}" y="{:.2}" font-size="11" text-anchor="middle">{}</text>"##,
+            r##"<line x1="{x:.2}" y1="{y0:.2}" x2="{x:.2}" y2="{y1:.2}" stroke="#e4e4e4"/><line x1="{x:.2}" y1="{y1:.2}" x2="{x:.2}" y2="{:.2}" stroke="black"/><text x="{x:.2}" y="{:.2}" font-size="11" text-anchor="middle">{label}</text>"##,
             y1 + 5.0,
             y1 + 18.0,
-            tick_label(t, ax.step)
         );
     }
-    for &t in &ay.ticks {
+    for (&t, label) in ay.ticks.iter().zip(tick_labels(&ay)) {
         let y = py(t);
         let _ = writeln!(
             s,
-            r##"<line x1="{x0:.2}" y1="{y:.2}" x2="{x1:.2}" y2="{y:.2}" stroke="#e4e4e4"/><line x1="{:.2}" y1="{y:.2}" x2="{x0:.2}" y2="{y:.2}" stroke="black"/><text x="{:.2}" y="{:.2}" font-size="11" text-anchor="end">{}</text>"##,
+            r##"<line x1="{x0:.2}" y1="{y:.2}" x2="{x1:.2}" y2="{y:.2}" stroke="#e4e4e4"/><line x1="{:.2}" y1="{y:.2}" x2="{x0:.2}" y2="{y:.2}" stroke="black"/><text x="{:.2}" y="{:.2}" font-size="11" text-anchor="end">{label}</text>"##,
             x0 - 5.0,
             x0 - 8.0,
             y + 4.0,
-            tick_label(t, ay.step)
         );
     }
     let _ = writeln!(
@@ -302,21 +325,19 @@ fn panel(s: &mut String, x_name: &str, note: &str, p: &Panel, top: f64) {
             }
         }
     }
-    // legend, top right inside the frame
-    let (lx, ly) = (x1 - 190.0, y0 + 10.0);
+    // the legend, right-aligned above the frame
+    let ly = y0 - 12.0;
     let _ = writeln!(
         s,
-        r##"<rect x="{lx:.2}" y="{ly:.2}" width="180" height="40" fill="white" fill-opacity="0.85" stroke="#999"/><line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="#d62728" stroke-width="2"/><text x="{:.2}" y="{:.2}" font-size="11">result</text><rect x="{:.2}" y="{:.2}" width="24" height="9" fill="#9ecae1" fill-opacity="0.45" stroke="#3182bd" stroke-dasharray="4 3"/><text x="{:.2}" y="{:.2}" font-size="11">guaranteed bounds</text>"##,
-        lx + 8.0,
-        ly + 13.0,
-        lx + 32.0,
-        ly + 13.0,
-        lx + 40.0,
-        ly + 17.0,
-        lx + 8.0,
-        ly + 23.5,
-        lx + 40.0,
-        ly + 32.0
+        r##"<line x1="{:.2}" y1="{ly:.2}" x2="{:.2}" y2="{ly:.2}" stroke="#d62728" stroke-width="2"/><text x="{:.2}" y="{:.2}" font-size="11">result</text><rect x="{:.2}" y="{:.2}" width="24" height="9" fill="#9ecae1" fill-opacity="0.45" stroke="#3182bd" stroke-dasharray="4 3"/><text x="{:.2}" y="{:.2}" font-size="11">guaranteed bounds</text>"##,
+        x1 - 228.0,
+        x1 - 204.0,
+        x1 - 198.0,
+        ly + 4.0,
+        x1 - 150.0,
+        ly - 4.5,
+        x1 - 120.0,
+        ly + 4.0
     );
     let _ = writeln!(s, "</g>");
 }
@@ -327,18 +348,26 @@ mod tests {
 
     #[test]
     fn axes_round_out_to_nice_ticks() {
-        let a = axis(0.0, 1.0);
+        let a = axis(0.0, 1.0, true);
         assert_eq!((a.lo, a.hi, a.step), (0.0, 1.0, 0.2));
-        let a = axis(0.13, 0.87);
+        let a = axis(0.13, 0.87, true);
         assert_eq!((a.lo, a.hi), (0.0, 1.0));
-        let a = axis(3.0, 3.0);
+        // the ranged constant's axis keeps its ends, ticks inside
+        let a = axis(2.0, 30.0, false);
+        assert_eq!((a.lo, a.hi), (2.0, 30.0));
+        assert_eq!(a.ticks, vec![10.0, 20.0, 30.0]);
+        let a = axis(3.0, 3.0, true);
         assert!(a.lo < 3.0 && a.hi > 3.0);
-        let a = axis(0.0, 0.0);
+        let a = axis(0.0, 0.0, true);
         assert!(a.lo < 0.0 && a.hi > 0.0);
-        assert!(axis(0.0, 50.0).ticks.len() <= 12);
-        assert_eq!(tick_label(0.4, 0.2), "0.4");
-        assert_eq!(tick_label(20.0, 10.0), "20");
-        assert_eq!(tick_label(2e-7, 1e-7), "2e-7");
+        assert!(axis(0.0, 50.0, false).ticks.len() <= 12);
+        assert_eq!(tick_labels(&axis(0.0, 1.0, true))[2], "0.4");
+        assert_eq!(tick_labels(&axis(0.0, 50.0, true))[2], "20");
+        assert_eq!(
+            tick_labels(&axis(0.0, 1.2e6, true)),
+            vec!["0", "0.5e6", "1.0e6", "1.5e6"]
+        );
+        assert_eq!(tick_labels(&axis(0.0, 2e-5, true))[1], "0.5e-5");
     }
 
     #[test]
