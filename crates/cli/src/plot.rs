@@ -132,33 +132,23 @@ fn tick_labels(a: &Axis) -> Vec<String> {
             3
         }
     };
-    if big > 0.0 && !(1e-4..1e6).contains(&big) {
+    let (scale, suffix) = if big > 0.0 && !(1e-4..1e6).contains(&big) {
         let e = big.log10().floor() as i32;
-        let scale = 10f64.powi(e);
-        let d = decimals(a.step / scale);
-        a.ticks
-            .iter()
-            .map(|&t| {
-                if t == 0.0 {
-                    "0".into()
-                } else {
-                    format!("{:.d$}e{e}", t / scale)
-                }
-            })
-            .collect()
+        (10f64.powi(e), format!("e{e}"))
     } else {
-        let d = decimals(a.step);
-        a.ticks
-            .iter()
-            .map(|&t| {
-                if t == 0.0 {
-                    "0".into()
-                } else {
-                    format!("{t:.d$}")
-                }
-            })
-            .collect()
-    }
+        (1.0, String::new())
+    };
+    let d = decimals(a.step / scale);
+    a.ticks
+        .iter()
+        .map(|&t| {
+            if t == 0.0 {
+                "0".into()
+            } else {
+                format!("{:.d$}{suffix}", t / scale)
+            }
+        })
+        .collect()
 }
 
 fn escape(t: &str) -> String {
