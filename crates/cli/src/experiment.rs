@@ -6,6 +6,7 @@
 //! property, or with `--json` one array of points per property; `--plot` draws the numbers
 //! over the one ranged constant ([`crate::plot`]).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -42,7 +43,8 @@ struct Build {
 /// selected properties' rows.
 struct Point {
     consts: ConstOverrides,
-    build: usize,
+    /// `None`: not built (a limit stopped the experiment before).
+    build: Option<usize>,
     rows: Vec<Row>,
 }
 
@@ -199,13 +201,16 @@ pub fn run(
         .names()
         .filter(|n| first.prog.constant(n).is_some())
         .collect();
-    let mut groups: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<Vec<String>, usize> = HashMap::new();
     for (i, ov) in assignments.iter().enumerate() {
-        let key = values_of(ov, &model_consts);
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(i),
-            None => groups.push((key, vec![i])),
-        }
+        let g = *group_of
+            .entry(values_of(ov, &model_consts))
+            .or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+        groups[g].push(i);
     }
     let limits = a.limits.limits(start);
     let mut stopped = None;
@@ -213,28 +218,39 @@ pub fn run(
     let mut points: Vec<Option<Point>> = (0..assignments.len()).map(|_| None).collect();
     let mut first = Some(first);
     let mut engine_name = "";
-    for (_, idx) in &groups {
-        if stopped.is_some() {
-            for &i in idx {
-                points[i] = Some(Point {
-                    consts: assignments[i].clone(),
-                    build: builds.len().saturating_sub(1),
-                    rows: skipped(&selected, &pf0),
-                });
-            }
-            continue;
-        }
+    for idx in &groups {
         let chain = match first.take() {
-            Some(c) => c,
-            None => load_chain_at(
+            Some(c) => Some(c),
+            None if stopped.is_some() => None,
+            None => match load_chain_at(
                 input,
                 &assignments[idx[0]],
                 Some(props_path),
                 &a.limits,
                 start,
                 engine,
-            )
-            .inspect_err(|_| eprintln!("at constants {}:", assignments[idx[0]]))?,
+            ) {
+                Ok(c) => Some(c),
+                // a limit reached while building: the points left are skipped
+                Err(_) if limits.check().is_err() => {
+                    stopped = limits.check().err();
+                    None
+                }
+                Err(f) => {
+                    eprintln!("at constants {}:", assignments[idx[0]]);
+                    return Err(f.into());
+                }
+            },
+        };
+        let Some(chain) = chain else {
+            for &i in idx {
+                points[i] = Some(Point {
+                    consts: assignments[i].clone(),
+                    build: None,
+                    rows: skipped(&selected, &pf0),
+                });
+            }
+            continue;
         };
         engine_name = chain.ctmc.name();
         let c = chain.ctmc.chain();
@@ -270,7 +286,7 @@ pub fn run(
             let rows = check_rows(&mut checker, &tr, &selected, &limits, &mut stopped);
             points[i] = Some(Point {
                 consts: assignments[i].clone(),
-                build: builds.len() - 1,
+                build: Some(builds.len() - 1),
                 rows,
             });
         }
@@ -289,8 +305,9 @@ pub fn run(
                 let pts: Vec<Json> = points
                     .iter()
                     .map(|pt| {
-                        let b = &builds[pt.build];
-                        let mut o = row_json(&pt.rows[j], b.states, b.transitions, &a.limits);
+                        let size = pt.build.map(|b| (builds[b].states, builds[b].transitions));
+                        let (n, t) = size.unwrap_or_default();
+                        let mut o = row_json(&pt.rows[j], n, t, &a.limits);
                         let consts: Map<String, Json> = pt
                             .consts
                             .entries()
@@ -304,6 +321,10 @@ pub fn run(
                             m.remove("index");
                             m.remove("property");
                             m.insert("consts".into(), Json::Object(consts));
+                            if size.is_none() {
+                                m.insert("states".into(), Json::Null);
+                                m.insert("transitions".into(), Json::Null);
+                            }
                         }
                         o
                     })
