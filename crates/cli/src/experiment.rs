@@ -72,6 +72,16 @@ fn check_plot(plot: &Path, ranged: &[&str]) -> Result<(), Failure> {
     )))
 }
 
+/// `f`, a failure at the point `ov`, saying so.
+fn at_point(f: Failure, ov: &ConstOverrides) -> Failure {
+    let text = format!("error: at constants {ov}:\n{}", f.stderr_text());
+    let mut f = f.rendered(text);
+    for d in &mut f.diagnostics {
+        d.message = format!("at constants {ov}: {}", d.message);
+    }
+    f
+}
+
 /// The rows of `selected` not checked because a limit stopped the run.
 fn skipped(selected: &[usize], pf: &saturn_prism::PropertyFile) -> Vec<Row> {
     selected
@@ -182,7 +192,8 @@ pub fn run(
         &a.limits,
         start,
         engine,
-    )?;
+    )
+    .map_err(|f| at_point(f, &assignments[0]))?;
     let pf0 = first.props.clone().expect("a property file was given");
     let selected = selected_properties(p, &pf0)?;
     if let Some(plot) = &p.plot {
@@ -236,10 +247,7 @@ pub fn run(
                     stopped = limits.check().err();
                     None
                 }
-                Err(f) => {
-                    eprintln!("at constants {}:", assignments[idx[0]]);
-                    return Err(f.into());
-                }
+                Err(f) => return Err(at_point(f, &assignments[idx[0]]).into()),
             },
         };
         let Some(chain) = chain else {
@@ -277,8 +285,8 @@ pub fn run(
         for &i in idx {
             // the property constants of this point: the file checked again, the chain kept
             prog.overrides = assignments[i].clone();
-            let pf =
-                saturn_prism::check_properties(&pf.ast, &prog).map_err(|d| prism_failure(&d, 2))?;
+            let pf = saturn_prism::check_properties(&pf.ast, &prog)
+                .map_err(|d| at_point(prism_failure(&d, 2), &assignments[i]))?;
             let tr = Translator {
                 prog: &prog,
                 props: &pf,

@@ -200,6 +200,9 @@ fn bad_ranges_and_plots_are_refused_with_exit_2() {
             "constant `lambda` is defined in the file",
         ),
         (prism("N=1,T=1,Z=1:3"), "unknown constant(s): Z"),
+        // a point the property file refuses: named
+        (prism("N=1,T=-1:1"), "at constants N=1,T=-1:"),
+        (prism("N=1,T=1:-1:-1"), "at constants N=1,T=-1:"),
         (
             with(prism("N=1,T=1"), &["--plot", "p.svg"]),
             "--plot p.svg: plots are drawn over a ranged constant",
