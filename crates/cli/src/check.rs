@@ -160,9 +160,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let p = &a.prism;
-    if p.props.is_some() || !p.consts.is_empty() || p.prop.is_some() {
+    if p.props.is_some() || !p.consts.is_empty() || p.prop.is_some() || p.plot.is_some() {
         return Err(Failure::error(format!(
-            "{}: a Petri net; --props, --const and --prop apply to PRISM models",
+            "{}: a Petri net; --props, --const, --prop and --plot apply to PRISM models",
             a.model
         ))
         .into());

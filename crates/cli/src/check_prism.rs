@@ -64,9 +64,15 @@ pub struct PrismCheckArgs {
     /// A PRISM property file (PRISM models).
     #[arg(long)]
     pub props: Option<PathBuf>,
-    /// Values for undefined constants of the model and property file: `N=3,T=2.5` (PRISM models).
+    /// Values for undefined constants of the model and property file: `N=3,T=2.5`, or ranges
+    /// `T=0:10` (step 1) and `T=0:0.5:10` for an experiment: every property at every point
+    /// (several ranges: their product), one table per property (PRISM models; docs/ctmc.md).
     #[arg(long = "const")]
     pub consts: Vec<String>,
+    /// Experiments (one ranged `--const`): draw each numeric property over the ranged
+    /// constant, result and guaranteed bounds, as SVG in FILE (one panel per property).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     /// Check only property N of the file (1-based; PRISM's `-prop N`: `const`, `label` and
     /// `formula` declarations are not counted).
     #[arg(long)]
@@ -218,7 +224,6 @@ pub fn load_chain(
     engine: EngineChoice,
     discrete_ok: bool,
 ) -> Result<Chain, Failure> {
-    let name = input.name.clone();
     let overrides = ConstOverrides::parse_all(consts).map_err(const_error)?;
     let mut assignments = overrides.assignments().map_err(const_error)?;
     if assignments.len() != 1 {
@@ -226,7 +231,29 @@ pub fn load_chain(
             "check takes one value per constant (no ranges)",
         ));
     }
-    let ov = assignments.remove(0);
+    load_chain_at(
+        input,
+        &assignments.remove(0),
+        props,
+        limit_args,
+        start,
+        engine,
+        discrete_ok,
+    )
+}
+
+/// [`load_chain`] for one concrete assignment of the constants.
+#[allow(clippy::too_many_arguments)]
+pub fn load_chain_at(
+    input: &Input,
+    ov: &ConstOverrides,
+    props: Option<&Path>,
+    limit_args: &LimitArgs,
+    start: Instant,
+    engine: EngineChoice,
+    discrete_ok: bool,
+) -> Result<Chain, Failure> {
+    let name = input.name.clone();
     let ast = parse_model_bytes(&input.bytes, &name).map_err(|d| prism_failure(&d, 2))?;
     let source = Source::new(&name, &String::from_utf8_lossy(&input.bytes));
     let props = match props {
@@ -241,7 +268,7 @@ pub fn load_chain(
             Some((pname, a, src))
         }
     };
-    let (prog, pf) = check_run(&ast, &ov, &source, props.as_ref()).map_err(|mut f| {
+    let (prog, pf) = check_run(&ast, ov, &source, props.as_ref()).map_err(|mut f| {
         f.exit = 2;
         f
     })?;
@@ -379,14 +406,14 @@ fn build_sparse(
 }
 
 /// A `--const` problem (exit 2).
-fn const_error(e: impl std::fmt::Display) -> Failure {
+pub(crate) fn const_error(e: impl std::fmt::Display) -> Failure {
     let mut f = const_failure(e);
     f.exit = 2;
     f
 }
 
 /// The outcome of one property.
-enum Outcome {
+pub(crate) enum Outcome {
     Answer(Answer),
     /// Not computed: unsupported operator, evaluation error, no convergence.
     Failed(String),
@@ -396,17 +423,18 @@ enum Outcome {
     Skipped,
 }
 
-struct Row {
-    index: usize,
-    text: String,
-    outcome: Outcome,
-    iterations: usize,
-    methods: Vec<String>,
-    stats: Stats,
-    seconds: f64,
+/// One property checked.
+pub(crate) struct Row {
+    pub index: usize,
+    pub text: String,
+    pub outcome: Outcome,
+    pub iterations: usize,
+    pub methods: Vec<String>,
+    pub stats: Stats,
+    pub seconds: f64,
 }
 
-fn human_bytes(b: u64) -> String {
+pub(crate) fn human_bytes(b: u64) -> String {
     if b >= 1 << 20 {
         format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20))
     } else {
@@ -536,6 +564,18 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
     };
+    let overrides = ConstOverrides::parse_all(&p.consts).map_err(const_error)?;
+    if !overrides.is_concrete() {
+        return crate::experiment::run(a, input, &overrides, options, engine, start);
+    }
+    if let Some(plot) = &p.plot {
+        return Err(Failure::error(format!(
+            "--plot {}: plots are drawn over a ranged constant; give one with --const, e.g. \
+             --const T=0:0.5:10",
+            plot.display()
+        ))
+        .into());
+    }
     let chain = load_chain(
         input,
         &p.consts,
@@ -551,89 +591,15 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         props: pf,
         source: chain.props_source.as_ref(),
     };
-    let n_props = pf.properties.len();
-    let selected: Vec<usize> = match p.prop {
-        None => (0..n_props).collect(),
-        Some(k) if k >= 1 && k <= n_props => vec![k - 1],
-        Some(k) => {
-            return Err(Failure::error(format!(
-                "--prop {k}: the property file has {n_props} properties"
-            ))
-            .into())
-        }
-    };
+    let selected = selected_properties(p, pf)?;
     let rewards = tr
         .rewards()
         .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
     let limits = a.limits.limits(start);
-    let mut report = crate::progress::reporter("check", a.limits.progress, 0);
-    let progress = Box::new(|what: &str, m: &Method, it: usize, d: f64| {
-        if let Some(r) = report.as_mut() {
-            r(&format!(
-                "{what}: {} iteration {it}, difference {d:.3e}",
-                m.name()
-            ));
-        }
-        limits.check().is_ok()
-    });
-    let mut checker = Checker::new(
-        &chain.model,
-        &chain.actions,
-        &rewards,
-        chain.ctmc.chain(),
-        options,
-        progress,
-    );
-    if chain.prog.model_type == ModelType::Dtmc {
-        checker = checker.discrete_time();
-    }
-    let mut rows = Vec::new();
+    let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
     let mut stopped = None;
-    for &k in &selected {
-        let prop = &pf.properties[k];
-        let t0 = Instant::now();
-        let outcome = if stopped.is_some() {
-            Outcome::Skipped
-        } else {
-            match tr.csl(&prop.expr) {
-                Err(u) => Outcome::Failed(u.0),
-                Ok(f) => match checker.answer(&f) {
-                    Ok(x) => Outcome::Answer(x),
-                    Err(CheckError::Stopped(i)) => {
-                        stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(CheckError::Solve(SolveError::Interrupted)) => {
-                        let i = limits
-                            .check()
-                            .err()
-                            .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
-                        stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(e) => Outcome::Failed(e.to_string()),
-                },
-            }
-        };
-        rows.push(Row {
-            index: k + 1,
-            text: prop.ast.to_string(),
-            outcome,
-            iterations: checker.stats().iterations,
-            methods: checker.stats().methods.clone(),
-            stats: checker.stats().clone(),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-    }
-    let failed: Vec<&Row> = rows
-        .iter()
-        .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
-        .collect();
-    for r in &failed {
-        if let Outcome::Failed(m) = &r.outcome {
-            eprintln!("error: {}: property {} ({}): {m}", a.model, r.index, r.text);
-        }
-    }
+    let rows = check_rows(&mut checker, &tr, &selected, &limits, &mut stopped);
+    let failed = report_failed(&a.model, &rows);
     let states = chain.ctmc.chain().len();
     let transitions = chain.ctmc.chain().transitions();
     let (matrix_bytes, csr_bytes) = chain.ctmc.matrix_bytes();
@@ -641,50 +607,10 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
     if a.json {
         let props: Vec<Json> = rows
             .iter()
-            .map(|r| {
-                let (status, result, message) = match &r.outcome {
-                    Outcome::Answer(x) => (json!("ok"), answer_json(x), Json::Null),
-
-                    Outcome::Failed(m) => {
-                        let st = if m.contains("not supported yet") {
-                            "unsupported"
-                        } else {
-                            "error"
-                        };
-                        (json!(st), Json::Null, json!(m))
-                    }
-                    Outcome::Stopped(i) => (
-                        json!(crate::report::status_of(*i)),
-                        Json::Null,
-                        json!(a.limits.describe(*i)),
-                    ),
-                    Outcome::Skipped => (json!("skipped"), Json::Null, Json::Null),
-                };
-                let mut row = json!({
-                    "index": r.index,
-                    "property": r.text,
-                    "status": status,
-                    "result": result,
-                    "message": message,
-                    "states": states,
-                    "transitions": transitions,
-                    "iterations": r.iterations,
-                    "methods": r.methods,
-                    "seconds": r.seconds,
-                });
-                if let Outcome::Answer(x) = &r.outcome {
-                    if let (Json::Object(row), Json::Object(b)) =
-                        (&mut row, bounds_json(x, &r.stats))
-                    {
-                        row.extend(b);
-                    }
-                }
-                row
-            })
+            .map(|r| row_json(r, states, transitions, &a.limits))
             .collect();
-        let mut v = ok_object(
-            "check",
-            &a.model,
+        print_json(
+            a,
             json!({
                 "input": "prism",
                 "type": chain.prog.model_type.name(),
@@ -701,21 +627,9 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                 "peak_memory_bytes": peak,
                 "properties": props,
             }),
-        );
-        if let Some(i) = stopped {
-            v["status"] = json!(crate::report::status_of(i));
-            v["diagnostics"] = json!([Diagnostic::plain(a.limits.describe(i))]);
-        } else if !failed.is_empty() {
-            v["status"] = json!(Status::Error);
-            v["diagnostics"] = json!(failed
-                .iter()
-                .map(|r| match &r.outcome {
-                    Outcome::Failed(m) => Diagnostic::plain(format!("property {}: {m}", r.index)),
-                    _ => unreachable!("only failed rows"),
-                })
-                .collect::<Vec<_>>());
-        }
-        out::println(v)?;
+            stopped,
+            &failed,
+        )?;
     } else {
         let mut t = String::new();
         let _ = writeln!(t, "model: {} ({})", a.model, chain.prog.model_type.name());
@@ -756,11 +670,195 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         }
         out::print(&t)?;
     }
-    Ok(if stopped.is_some() {
+    Ok(exit_code(stopped, &failed))
+}
+
+/// The properties `--prop` selects (all by default), as indices into the file.
+pub(crate) fn selected_properties(
+    p: &PrismCheckArgs,
+    pf: &PropertyFile,
+) -> Result<Vec<usize>, Failure> {
+    let n_props = pf.properties.len();
+    match p.prop {
+        None => Ok((0..n_props).collect()),
+        Some(k) if k >= 1 && k <= n_props => Ok(vec![k - 1]),
+        Some(k) => Err(Failure::error(format!(
+            "--prop {k}: the property file has {n_props} properties"
+        ))),
+    }
+}
+
+/// A property checker on `chain`, reporting its iterations as progress (`progress`) and
+/// stopping at the `limits`.
+pub(crate) fn new_checker<'a>(
+    chain: &'a Chain,
+    rewards: &'a [saturn_ctmc::props::RewardStructure],
+    options: Options,
+    limits: &'a saturn_symbolic::Limits,
+    progress: bool,
+) -> Checker<'a> {
+    let mut report = crate::progress::reporter("check", progress, 0);
+    let progress = Box::new(move |what: &str, m: &Method, it: usize, d: f64| {
+        if let Some(r) = report.as_mut() {
+            r(&format!(
+                "{what}: {} iteration {it}, difference {d:.3e}",
+                m.name()
+            ));
+        }
+        limits.check().is_ok()
+    });
+    let checker = Checker::new(
+        &chain.model,
+        &chain.actions,
+        rewards,
+        chain.ctmc.chain(),
+        options,
+        progress,
+    );
+    if chain.prog.model_type == ModelType::Dtmc {
+        checker.discrete_time()
+    } else {
+        checker
+    }
+}
+
+/// Check the properties `selected` of `tr`'s file in order; once a limit stops one
+/// (`stopped`), the others are skipped.
+pub(crate) fn check_rows(
+    checker: &mut Checker,
+    tr: &Translator,
+    selected: &[usize],
+    limits: &saturn_symbolic::Limits,
+    stopped: &mut Option<saturn_symbolic::Interrupted>,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for &k in selected {
+        let prop = &tr.props.properties[k];
+        let t0 = Instant::now();
+        let outcome = if stopped.is_some() {
+            Outcome::Skipped
+        } else {
+            match tr.csl(&prop.expr) {
+                Err(u) => Outcome::Failed(u.0),
+                Ok(f) => match checker.answer(&f) {
+                    Ok(x) => Outcome::Answer(x),
+                    Err(CheckError::Stopped(i)) => {
+                        *stopped = Some(i);
+                        Outcome::Stopped(i)
+                    }
+                    Err(CheckError::Solve(SolveError::Interrupted)) => {
+                        let i = limits
+                            .check()
+                            .err()
+                            .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
+                        *stopped = Some(i);
+                        Outcome::Stopped(i)
+                    }
+                    Err(e) => Outcome::Failed(e.to_string()),
+                },
+            }
+        };
+        rows.push(Row {
+            index: k + 1,
+            text: prop.ast.to_string(),
+            outcome,
+            iterations: checker.stats().iterations,
+            methods: checker.stats().methods.clone(),
+            stats: checker.stats().clone(),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    rows
+}
+
+/// The rows that failed, each said on stderr (`at`: where, e.g. the model and constants).
+pub(crate) fn report_failed<'r>(at: &str, rows: &'r [Row]) -> Vec<&'r Row> {
+    let failed: Vec<&Row> = rows
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed(_)))
+        .collect();
+    for r in &failed {
+        if let Outcome::Failed(m) = &r.outcome {
+            eprintln!("error: {at}: property {} ({}): {m}", r.index, r.text);
+        }
+    }
+    failed
+}
+
+/// The JSON object of one checked property.
+pub(crate) fn row_json(r: &Row, states: usize, transitions: u64, limits: &LimitArgs) -> Json {
+    let (status, result, message) = match &r.outcome {
+        Outcome::Answer(x) => (json!("ok"), answer_json(x), Json::Null),
+        Outcome::Failed(m) => {
+            let st = if m.contains("not supported yet") {
+                "unsupported"
+            } else {
+                "error"
+            };
+            (json!(st), Json::Null, json!(m))
+        }
+        Outcome::Stopped(i) => (
+            json!(crate::report::status_of(*i)),
+            Json::Null,
+            json!(limits.describe(*i)),
+        ),
+        Outcome::Skipped => (json!("skipped"), Json::Null, Json::Null),
+    };
+    let mut row = json!({
+        "index": r.index,
+        "property": r.text,
+        "status": status,
+        "result": result,
+        "message": message,
+        "states": states,
+        "transitions": transitions,
+        "iterations": r.iterations,
+        "methods": r.methods,
+        "seconds": r.seconds,
+    });
+    if let Outcome::Answer(x) = &r.outcome {
+        if let (Json::Object(row), Json::Object(b)) = (&mut row, bounds_json(x, &r.stats)) {
+            row.extend(b);
+        }
+    }
+    row
+}
+
+/// Print the JSON object of a run with `fields`; its `status` and `diagnostics` say whether
+/// a limit stopped the run or properties failed.
+pub(crate) fn print_json(
+    a: &CheckArgs,
+    fields: Json,
+    stopped: Option<saturn_symbolic::Interrupted>,
+    failed: &[&Row],
+) -> Result<(), out::OutputError> {
+    let mut v = ok_object("check", &a.model, fields);
+    if let Some(i) = stopped {
+        v["status"] = json!(crate::report::status_of(i));
+        v["diagnostics"] = json!([Diagnostic::plain(a.limits.describe(i))]);
+    } else if !failed.is_empty() {
+        v["status"] = json!(Status::Error);
+        v["diagnostics"] = json!(failed
+            .iter()
+            .map(|r| match &r.outcome {
+                Outcome::Failed(m) => Diagnostic::plain(format!("property {}: {m}", r.index)),
+                _ => unreachable!("only failed rows"),
+            })
+            .collect::<Vec<_>>());
+    }
+    out::println(v)
+}
+
+/// 3 when a limit stopped the run, 2 when a property failed, else success.
+pub(crate) fn exit_code(
+    stopped: Option<saturn_symbolic::Interrupted>,
+    failed: &[&Row],
+) -> ExitCode {
+    if stopped.is_some() {
         ExitCode::from(3)
     } else if !failed.is_empty() {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }

@@ -195,6 +195,14 @@ impl ConstOverrides {
         let mut out = vec![ConstOverrides::default()];
         for (name, spec) in &self.entries {
             let vals = Self::range_values(spec);
+            if vals.len() > MAX_ASSIGNMENTS {
+                let ConstSpec::Range { start, step, end } = spec else {
+                    unreachable!("one value")
+                };
+                return Err(format!(
+                    "{name}: the range {start}:{step}:{end} has more than {MAX_ASSIGNMENTS} values"
+                ));
+            }
             if out.len().saturating_mul(vals.len()) > MAX_ASSIGNMENTS {
                 return Err(format!(
                     "the constant ranges give more than {MAX_ASSIGNMENTS} combinations"

@@ -1,0 +1,452 @@
+//! `saturn check MODEL.sm --props FILE --const T=0:1:50 [--plot FILE.svg]`: PRISM's
+//! experiments. Every selected property is checked at every point of the ranged constants
+//! (their product, the last varying fastest, as PRISM); the chain is built once per value of
+//! the model's constants, and the points that differ only in property constants (a time bound)
+//! reuse it and its checker (bottom SCCs, stationary distributions). Prints one table per
+//! property, or with `--json` one array of points per property; `--plot` draws the numbers
+//! over the one ranged constant ([`crate::plot`]).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value as Json};
+
+use saturn_ctmc::props::{fmt_num, Answer, Stats};
+use saturn_ctmc::solve::Options;
+use saturn_prism::program::{Type, Value};
+use saturn_prism::{ConstOverrides, ConstSpec};
+
+use crate::check::CheckArgs;
+use crate::check_prism::{
+    check_rows, const_error, exit_code, load_chain_at, new_checker, print_json, report_failed,
+    row_json, selected_properties, EngineChoice, Outcome, Row,
+};
+use crate::load::{peak_memory_bytes, Input};
+use crate::out;
+use crate::parse_prism::prism_failure;
+use crate::plot::{Bounds, Panel, Sample};
+use crate::prism_csl::Translator;
+use crate::report::Failure;
+
+/// One chain built: the model constants' values and its size.
+struct Build {
+    constants: String,
+    states: usize,
+    transitions: u64,
+    seconds: f64,
+}
+
+/// One point of the experiment: every constant's value, the chain it was checked on, the
+/// selected properties' rows.
+struct Point {
+    consts: ConstOverrides,
+    /// `None`: not built (a limit stopped the experiment before).
+    build: Option<usize>,
+    rows: Vec<Row>,
+}
+
+/// The names of the ranged constants in `overrides`.
+fn ranged(overrides: &ConstOverrides) -> Vec<&str> {
+    overrides
+        .entries()
+        .iter()
+        .filter(|(_, s)| matches!(s, ConstSpec::Range { .. }))
+        .map(|(n, _)| n.as_str())
+        .collect()
+}
+
+/// Refuse `--plot` unless exactly one constant is ranged (exit 2).
+fn check_plot(plot: &Path, ranged: &[&str]) -> Result<(), Failure> {
+    if ranged.len() == 1 {
+        return Ok(());
+    }
+    Err(Failure::error(format!(
+        "--plot {}: a plot is drawn over exactly one ranged constant, but --const ranges {} \
+         ({}); give the others single values",
+        plot.display(),
+        ranged.len(),
+        ranged.join(", ")
+    )))
+}
+
+/// `f`, a failure at the point `ov`, saying so.
+fn at_point(f: Failure, ov: &ConstOverrides) -> Failure {
+    let text = format!("error: at constants {ov}:\n{}", f.stderr_text());
+    let mut f = f.rendered(text);
+    for d in &mut f.diagnostics {
+        d.message = format!("at constants {ov}: {}", d.message);
+    }
+    f
+}
+
+/// The rows of `selected` not checked because a limit stopped the run.
+fn skipped(selected: &[usize], pf: &saturn_prism::PropertyFile) -> Vec<Row> {
+    selected
+        .iter()
+        .map(|&k| Row {
+            index: k + 1,
+            text: pf.properties[k].ast.to_string(),
+            outcome: Outcome::Skipped,
+            iterations: 0,
+            methods: Vec::new(),
+            stats: Stats::default(),
+            seconds: 0.0,
+        })
+        .collect()
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Double(d) => json!(d),
+        Value::Bool(b) => json!(b),
+    }
+}
+
+/// The values of `names` in `consts`, as text.
+fn values_of(consts: &ConstOverrides, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| consts.value(n).map_or_else(String::new, |v| v.to_string()))
+        .collect()
+}
+
+/// A column-aligned table: the header, then the rows.
+fn table(t: &mut String, header: &[String], rows: &[Vec<String>]) {
+    let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (k, c) in r.iter().enumerate() {
+            w[k] = w[k].max(c.chars().count());
+        }
+    }
+    for r in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("{c:<width$}", width = w[k]))
+            .collect();
+        let _ = writeln!(t, "{}", line.join("  ").trim_end());
+    }
+}
+
+/// The result, lower and upper columns of one row.
+fn cells(r: &Row, limits: &crate::args::LimitArgs) -> [String; 3] {
+    match &r.outcome {
+        Outcome::Answer(Answer::Bool(b)) => [b.to_string(), b.to_string(), b.to_string()],
+        Outcome::Answer(Answer::Undecided) => ["undecided".into(), "false".into(), "true".into()],
+        Outcome::Answer(a) => {
+            let i = a.bounds().expect("a number");
+            [a.to_string(), fmt_num(i.lo), fmt_num(i.hi)]
+        }
+        Outcome::Failed(m) => [format!("no result: {m}"), String::new(), String::new()],
+        Outcome::Stopped(i) => [
+            format!("no result: {}", limits.describe(*i)),
+            String::new(),
+            String::new(),
+        ],
+        Outcome::Skipped => ["not checked".into(), String::new(), String::new()],
+    }
+}
+
+/// The numbers a plot draws for one row (`None`: a gap).
+fn plotted(r: &Row) -> Option<Bounds> {
+    let Outcome::Answer(a) = &r.outcome else {
+        return None;
+    };
+    let i = a.bounds()?;
+    let result = match a {
+        Answer::Num(x) => Some(x.point()).filter(|v| v.is_finite()),
+        _ => None,
+    };
+    (i.lo.is_finite() && i.hi.is_finite()).then_some(Bounds {
+        lower: i.lo,
+        result,
+        upper: i.hi,
+    })
+}
+
+/// Run the experiment of `overrides` (at least one range). `options`, `engine`: as for one
+/// run.
+pub fn run(
+    a: &CheckArgs,
+    input: &Input,
+    overrides: &ConstOverrides,
+    options: Options,
+    engine: EngineChoice,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let p = &a.prism;
+    let props_path = p.props.as_deref().expect("the caller checked --props");
+    let ranged = ranged(overrides);
+    if let Some(plot) = &p.plot {
+        check_plot(plot, &ranged)?;
+    }
+    let assignments = overrides.assignments().map_err(const_error)?;
+    let first = load_chain_at(
+        input,
+        &assignments[0],
+        Some(props_path),
+        &a.limits,
+        start,
+        engine,
+        true,
+    )
+    .map_err(|f| at_point(f, &assignments[0]))?;
+    let pf0 = first.props.clone().expect("a property file was given");
+    let selected = selected_properties(p, &pf0)?;
+    if let Some(plot) = &p.plot {
+        if selected.iter().all(|&k| pf0.properties[k].ty == Type::Bool) {
+            return Err(Failure::error(format!(
+                "--plot {}: nothing to draw, every property checked is a boolean (plots show \
+                 numeric properties: P=?, S=?, R=?)",
+                plot.display()
+            ))
+            .into());
+        }
+    }
+    // the points grouped by the values of the model's constants, in order of appearance: one
+    // chain per group
+    let model_consts: Vec<&str> = overrides
+        .names()
+        .filter(|n| first.prog.constant(n).is_some())
+        .collect();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<Vec<String>, usize> = HashMap::new();
+    for (i, ov) in assignments.iter().enumerate() {
+        let g = *group_of
+            .entry(values_of(ov, &model_consts))
+            .or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+        groups[g].push(i);
+    }
+    let limits = a.limits.limits(start);
+    let mut stopped = None;
+    let mut builds: Vec<Build> = Vec::new();
+    let mut points: Vec<Option<Point>> = (0..assignments.len()).map(|_| None).collect();
+    let mut first = Some(first);
+    let mut engine_name = "";
+    for idx in &groups {
+        let chain = match first.take() {
+            Some(c) => Some(c),
+            None if stopped.is_some() => None,
+            None => match load_chain_at(
+                input,
+                &assignments[idx[0]],
+                Some(props_path),
+                &a.limits,
+                start,
+                engine,
+                true,
+            ) {
+                Ok(c) => Some(c),
+                // a limit reached while building: the points left are skipped
+                Err(_) if limits.check().is_err() => {
+                    stopped = limits.check().err();
+                    None
+                }
+                Err(f) => return Err(at_point(f, &assignments[idx[0]]).into()),
+            },
+        };
+        let Some(chain) = chain else {
+            for &i in idx {
+                points[i] = Some(Point {
+                    consts: assignments[i].clone(),
+                    build: None,
+                    rows: skipped(&selected, &pf0),
+                });
+            }
+            continue;
+        };
+        engine_name = chain.ctmc.name();
+        let c = chain.ctmc.chain();
+        builds.push(Build {
+            constants: values_of(&assignments[idx[0]], &model_consts)
+                .iter()
+                .zip(&model_consts)
+                .map(|(v, n)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(","),
+            states: c.len(),
+            transitions: c.transitions(),
+            seconds: chain.build_seconds,
+        });
+        let pf = chain.props.as_ref().expect("a property file was given");
+        let rewards = Translator {
+            prog: &chain.prog,
+            props: pf,
+            source: chain.props_source.as_ref(),
+        }
+        .rewards()
+        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+        let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
+        let mut prog = chain.prog.clone();
+        for &i in idx {
+            // the property constants of this point: the file checked again, the chain kept
+            prog.overrides = assignments[i].clone();
+            let pf = saturn_prism::check_properties(&pf.ast, &prog)
+                .map_err(|d| at_point(prism_failure(&d, 2), &assignments[i]))?;
+            let tr = Translator {
+                prog: &prog,
+                props: &pf,
+                source: chain.props_source.as_ref(),
+            };
+            let rows = check_rows(&mut checker, &tr, &selected, &limits, &mut stopped);
+            points[i] = Some(Point {
+                consts: assignments[i].clone(),
+                build: Some(builds.len() - 1),
+                rows,
+            });
+        }
+    }
+    let points: Vec<Point> = points.into_iter().flatten().collect();
+    let mut failed = Vec::new();
+    for pt in &points {
+        failed.extend(report_failed(
+            &format!("{} at {}", a.model, pt.consts),
+            &pt.rows,
+        ));
+    }
+    if a.json {
+        let props: Vec<Json> = (0..selected.len())
+            .map(|j| {
+                let pts: Vec<Json> = points
+                    .iter()
+                    .map(|pt| {
+                        let size = pt.build.map(|b| (builds[b].states, builds[b].transitions));
+                        let (n, t) = size.unwrap_or_default();
+                        let mut o = row_json(&pt.rows[j], n, t, &a.limits);
+                        let consts: Map<String, Json> = pt
+                            .consts
+                            .entries()
+                            .iter()
+                            .filter_map(|(n, s)| match s {
+                                ConstSpec::Single(v) => Some((n.clone(), value_json(v))),
+                                ConstSpec::Range { .. } => None,
+                            })
+                            .collect();
+                        if let Json::Object(m) = &mut o {
+                            m.remove("index");
+                            m.remove("property");
+                            m.insert("consts".into(), Json::Object(consts));
+                            if size.is_none() {
+                                m.insert("states".into(), Json::Null);
+                                m.insert("transitions".into(), Json::Null);
+                            }
+                        }
+                        o
+                    })
+                    .collect();
+                json!({
+                    "index": selected[j] + 1,
+                    "property": pf0.properties[selected[j]].ast.to_string(),
+                    "points": pts,
+                })
+            })
+            .collect();
+        let builds: Vec<Json> = builds
+            .iter()
+            .map(|b| {
+                json!({
+                    "constants": b.constants,
+                    "states": b.states,
+                    "transitions": b.transitions,
+                    "build_seconds": b.seconds,
+                })
+            })
+            .collect();
+        print_json(
+            a,
+            json!({
+                "input": "prism",
+                "constants": overrides.to_string(),
+                "ranged": ranged,
+                "engine": engine_name,
+                "builds": builds,
+                "seconds": start.elapsed().as_secs_f64(),
+                "peak_memory_bytes": peak_memory_bytes(),
+                "properties": props,
+            }),
+            stopped,
+            &failed,
+        )?;
+    } else {
+        let mut t = format!("model: {} (ctmc)\n", a.model);
+        let _ = writeln!(
+            t,
+            "constants: {overrides} ({} points, {} chain(s) built, engine {engine_name})",
+            points.len(),
+            builds.len()
+        );
+        for b in &builds {
+            let _ = writeln!(
+                t,
+                "{}states: {}, transitions: {} (built in {:.3} s)",
+                if b.constants.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}: ", b.constants)
+                },
+                b.states,
+                b.transitions,
+                b.seconds
+            );
+        }
+        let mut header: Vec<String> = ranged.iter().map(|s| s.to_string()).collect();
+        header.extend(["Result", "Lower", "Upper"].map(String::from));
+        for (j, &k) in selected.iter().enumerate() {
+            let _ = writeln!(t, "\n[{}] {}", k + 1, pf0.properties[k].ast);
+            let rows: Vec<Vec<String>> = points
+                .iter()
+                .map(|pt| {
+                    let mut r = values_of(&pt.consts, &ranged);
+                    r.extend(cells(&pt.rows[j], &a.limits));
+                    r
+                })
+                .collect();
+            table(&mut t, &header, &rows);
+        }
+        out::print(&t)?;
+    }
+    if let Some(plot) = &p.plot {
+        let x_name = ranged[0];
+        let fixed: Vec<String> = overrides
+            .entries()
+            .iter()
+            .filter_map(|(n, s)| match s {
+                ConstSpec::Single(v) => Some(format!("{n}={v}")),
+                ConstSpec::Range { .. } => None,
+            })
+            .collect();
+        let panels: Vec<Panel> = selected
+            .iter()
+            .enumerate()
+            .filter(|(_, &k)| pf0.properties[k].ty != Type::Bool)
+            .map(|(j, &k)| Panel {
+                title: format!("[{}] {}", k + 1, pf0.properties[k].ast),
+                samples: points
+                    .iter()
+                    .map(|pt| Sample {
+                        x: pt
+                            .consts
+                            .value(x_name)
+                            .and_then(|v| v.as_f64())
+                            .unwrap_or(f64::NAN),
+                        y: plotted(&pt.rows[j]),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let note = if fixed.is_empty() {
+            String::new()
+        } else {
+            format!("constants: {}", fixed.join(", "))
+        };
+        out::write_file(plot, &crate::plot::svg(x_name, &note, &panels))?;
+    }
+    Ok(exit_code(stopped, &failed))
+}
