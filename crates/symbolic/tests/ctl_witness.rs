@@ -84,15 +84,20 @@ fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
 /// Random small nets, and small instances of the generated families (deeper state spaces, so
 /// longer witnesses).
 fn nets() -> impl Strategy<Value = PetriNet> {
-    let family = prop_oneof![
-        Just(("philosophers", 3)),
-        Just(("philosophers", 4)),
-        Just(("kanban", 1)),
-        Just(("robin", 3)),
-        Just(("fms", 1)),
-        Just(("slot", 3)),
-    ]
-    .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
+    nets_and(vec![
+        ("philosophers", 3),
+        ("philosophers", 4),
+        ("kanban", 1),
+        ("robin", 3),
+        ("fms", 1),
+        ("slot", 3),
+    ])
+}
+
+/// Random small nets, or one of the listed family instances.
+fn nets_and(families: Vec<(&'static str, u32)>) -> impl Strategy<Value = PetriNet> {
+    let family = prop::sample::select(families)
+        .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
     prop_oneof![random_net(8, 10), family]
 }
 
@@ -278,14 +283,12 @@ fn mcc_eg_witnesses_are_shortest() {
 /// Random small nets and the generated families' instances of at most [`TCD_MAX_STATES`]
 /// markings.
 fn small_nets() -> impl Strategy<Value = PetriNet> {
-    let family = prop_oneof![
-        Just(("philosophers", 3)),
-        Just(("kanban", 1)),
-        Just(("robin", 3)),
-        Just(("fms", 1)),
-    ]
-    .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
-    prop_oneof![random_net(8, 10), family]
+    nets_and(vec![
+        ("philosophers", 3),
+        ("kanban", 1),
+        ("robin", 3),
+        ("fms", 1),
+    ])
 }
 
 proptest! {
