@@ -75,7 +75,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub witness: bool,
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
-    /// not shortest); `tcd` and `auto` a shortest one (least stem + cycle over every knot).
+    /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
+    /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
+    /// the walk) or by `auto` (layers, the faster on the nets measured; the default).
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
     /// Write the MDDs of the reachable states and of each formula's satisfying set to FILE as
