@@ -179,8 +179,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     // the transitive closure is sensitive to the order (Railroad-PT-005: minutes under
     // file-rev, a fraction of a second under sloan): the closure-based methods take auto's
     // portfolio by default
-    let closure =
-        a.eg_method == EgMethodArg::Tc || (!fair.is_empty() && a.fair_method == FairMethodArg::Tc);
+    let closure = a.eg_method == EgMethodArg::Tc
+        || (!fair.is_empty() && a.fair_method == FairMethodArg::Tc)
+        || (a.witness && a.witness_method == WitnessMethodArg::Tcd);
     let order = a.generation.order.unwrap_or(if contest_dir || closure {
         MCC_ORDER
     } else {

@@ -276,7 +276,7 @@ fn eg_lassos_are_shortest_on_the_issue_nets() {
             continue;
         };
         let net = saturn_pnml::reader::read_pnml_file(&dir.join("model.pnml")).unwrap();
-        // the closure with distances takes minutes on Railroad-PT-005 (docs/benchmarks.md)
+        // the closure with distances takes seconds on Railroad-PT-005 (docs/benchmarks.md)
         eg_lassos_are_shortest(dir.to_str().unwrap(), &net, &[place], false);
     }
 }
