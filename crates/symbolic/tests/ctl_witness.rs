@@ -296,17 +296,18 @@ proptest! {
     #![proptest_config(ProptestConfig { max_global_rejects: 600, ..config(60) })]
 
     /// The closure with distances (thesis section 5.2, [`WitnessMethod::Tcd`]): on random small
-    /// nets and orders, in both deadlock readings, the witnesses of `EG g` and `AF g` exist
+    /// nets and orders, in both deadlock readings, the witnesses of `EG g` and `AF g` (and the
+    /// counterexample of `A[g U h]`, checked as in the test above) exist
     /// exactly when the explicit checker says so, replay on the net, stay in `g` (resp. `¬g`),
     /// close their lasso or end in a deadlock, say they are shortest and were built by the
     /// closure, and are exactly as long as the explicit minimum (BFS from the initial marking
     /// for the stem, BFS from each knot for its cycle, within the set).
     #[test]
     fn tcd_witnesses_are_shortest(
-        (net, order, g) in small_nets().prop_flat_map(|net| {
+        (net, order, g, h) in small_nets().prop_flat_map(|net| {
             let (np, nt) = (net.places.len(), net.transitions.len());
             let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
-            (Just(net), order, ctl_formula(np, nt))
+            (Just(net), order, ctl_formula(np, nt), ctl_formula(np, nt))
         }),
         self_loop in any::<bool>(),
     ) {
@@ -334,6 +335,21 @@ proptest! {
             prop_assert!(w.loop_start.is_some() || dead[*st.last().unwrap()], "{:?}", f);
             let min = explicit.shortest_eg_witness(&within);
             prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+        }
+        // A[g U h] fails: the shorter of the lasso of EG ¬h (by the closure) and the path of
+        // E[¬h U ¬g ∧ ¬h]
+        let f = F::AU(b(&g), b(&h));
+        let w = checker.witness(&f).unwrap();
+        prop_assert_eq!(w.is_some(), !explicit.holds(&f).unwrap());
+        if let Some(w) = w {
+            let st = replay(&net, &model, &order, &index, &w, mode)?;
+            let sh = explicit.sat(&h).unwrap();
+            let nh: Vec<bool> = sh.iter().map(|x| !x).collect();
+            prop_assert!(st.iter().all(|&s| nh[s]));
+            let end: Vec<bool> = (0..sg.len()).map(|s| nh[s] && !sg[s]).collect();
+            let eg = explicit.shortest_eg_witness(&nh);
+            let eu = explicit.eu_distances(&nh, &end)[0].map(|d| d as usize);
+            prop_assert_eq!(Some(w.len()), eg.into_iter().chain(eu).min(), "AU not shortest");
         }
     }
 }
