@@ -246,7 +246,7 @@ impl TcdSat<'_> {
                     continue;
                 }
                 row_of(self.rels, r, k, j as u32, &mut rpairs);
-                for &(j2, rc) in &rpairs.clone() {
+                for &(j2, rc) in &rpairs {
                     let aj2 = self.sets.child_at(a, k, j2);
                     if aj2.is_empty() {
                         continue;
