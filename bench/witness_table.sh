@@ -1,7 +1,8 @@
 #!/bin/sh
 # EG witnesses side by side (thesis Tables 5.1-5.3's shape, issue 47): the lasso's length and the
 # time of the formula (EG set + witness, the checker's own clock, median of 5 runs) by the walk
-# of Figure 5.1 (--witness-method bfs) and by the shortest lasso (tcd, the default auto), and
+# of Figure 5.1 (--witness-method bfs) and by the shortest lasso (layers, the default auto;
+# the column was named tcd before the closure with distances took that name), and
 # the formula's time without --witness; the contest nets under ../shared/benchmarks/mcc.
 # Usage: bench/witness_table.sh [SATURN] [MCC_DIR]
 S=${1:-target/release/saturn}; M=${2:-../shared/benchmarks/mcc}
@@ -19,7 +20,7 @@ row() { # model formula [--deadlocks ...]
   model=$1; f=$2; shift 2
   none=$(secs "$model" "$f" "$@" | awk '{print $2}')
   bfs=$(secs "$model" "$f" "$@" --witness --witness-method bfs)
-  tcd=$(secs "$model" "$f" "$@" --witness --witness-method tcd)
+  tcd=$(secs "$model" "$f" "$@" --witness --witness-method layers)
   printf "%s\t%s %s\t%s\tbfs %s\ttcd %s\n" "$model" "$f" "$*" "$none" "$bfs" "$tcd"
 }
 row Philosophers-PT-000005 'EG Think_1 >= 1'

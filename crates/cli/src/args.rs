@@ -338,10 +338,13 @@ impl EgMethodArg {
 pub enum WitnessMethodArg {
     /// The walk of thesis Figure 5.1: a valid lasso, not a shortest one.
     Bfs,
-    /// A shortest lasso: the minimum over every knot of stem + cycle (thesis section 5.2,
-    /// Equation 5.1), by distance layers bounded by the walk (not the 2L-level TCD EV+MDD).
+    /// A shortest lasso by the closure with distances (thesis section 5.2, Figures 5.2-5.3):
+    /// the 2L-level TCD EV+MDD within the EG set, stem + cycle minimised over every knot.
     Tcd,
-    /// The shortest one (as `tcd`; the default).
+    /// A shortest lasso by distance layers bounded by the walk (the same minimum, Equation 5.1,
+    /// without the 2L-level closure).
+    Layers,
+    /// A shortest lasso (by distance layers, the faster route measured; the default).
     Auto,
 }
 
@@ -349,7 +352,8 @@ impl WitnessMethodArg {
     pub fn witness_method(self) -> saturn_symbolic::ctl::WitnessMethod {
         match self {
             WitnessMethodArg::Bfs => saturn_symbolic::ctl::WitnessMethod::Bfs,
-            WitnessMethodArg::Tcd | WitnessMethodArg::Auto => {
+            WitnessMethodArg::Tcd => saturn_symbolic::ctl::WitnessMethod::Tcd,
+            WitnessMethodArg::Layers | WitnessMethodArg::Auto => {
                 saturn_symbolic::ctl::WitnessMethod::Layers
             }
         }

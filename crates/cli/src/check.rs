@@ -75,7 +75,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub witness: bool,
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
-    /// not shortest); `tcd` and `auto` a shortest one (least stem + cycle over every knot).
+    /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
+    /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
+    /// the walk) or by `auto` (layers, the faster on the nets measured; the default).
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
     /// Write the MDDs of the reachable states and of each formula's satisfying set to FILE as
@@ -177,8 +179,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     // the transitive closure is sensitive to the order (Railroad-PT-005: minutes under
     // file-rev, a fraction of a second under sloan): the closure-based methods take auto's
     // portfolio by default
-    let closure =
-        a.eg_method == EgMethodArg::Tc || (!fair.is_empty() && a.fair_method == FairMethodArg::Tc);
+    let closure = a.eg_method == EgMethodArg::Tc
+        || (!fair.is_empty() && a.fair_method == FairMethodArg::Tc)
+        || (a.witness && a.witness_method == WitnessMethodArg::Tcd);
     let order = a.generation.order.unwrap_or(if contest_dir || closure {
         MCC_ORDER
     } else {

@@ -1,4 +1,4 @@
-//! `off_diagonal`, `transpose`, `count_paths` and `count_nodes_edges` of edge-valued matrix forests against
+//! `off_diagonal`, `transpose`, `diagonal`, `row`, `count_paths` and `count_nodes_edges` of edge-valued matrix forests against
 //! explicit maps: random sparse matrices over tiny interleaved universes, every entry
 //! evaluated; the result is also compared as a handle with the diagram built directly from
 //! the off-diagonal map (canonicity; EV* values are powers of two so that no normalisation
@@ -113,6 +113,42 @@ proptest! {
         let pt = g.transpose(pm).unwrap();
         for (r, c, v) in &pe {
             prop_assert_eq!(g.eval(pt, &EvPlusForest::matrix_tuple(c, r)), Ok(*v));
+        }
+    }
+}
+
+proptest! {
+    /// `diagonal` and `row` of a random EV+ matrix (the projections the shortest EG lasso takes
+    /// of the closure with distances) into an `L`-level forest: every state's value is the
+    /// matrix entry `(s, s)`, resp. `(row, s)`, `+∞` where the matrix has none.
+    #[test]
+    fn diagonal_and_row_project_the_matrix(
+        doms in prop::collection::vec(1u32..4, 1..4),
+        picks in prop::collection::vec((any::<u16>(), any::<u16>(), 0i64..20), 0..40),
+        row in any::<u16>(),
+        shift in 0i64..5,
+    ) {
+        let all = states(&doms);
+        let n = all.len();
+        let entries: Vec<_> = picks
+            .iter()
+            .map(|&(a, b, v)| (all[a as usize % n].clone(), all[b as usize % n].clone(), v))
+            .collect();
+        let mut map = std::collections::BTreeMap::new();
+        for (r, c, v) in &entries {
+            map.insert((r.clone(), c.clone()), *v);
+        }
+        let mut f = EvPlusForest::new_interleaved(&doms);
+        let m = f.matrix_from_entries(&entries).unwrap();
+        let m = f.add_constant(m, shift).unwrap();
+        let mut out = EvPlusForest::new(&doms);
+        let d = f.diagonal(m, &mut out).unwrap();
+        let r0 = &all[row as usize % n];
+        let g = f.row(m, r0, &mut out).unwrap();
+        let at = |r: &Vec<u32>, c: &Vec<u32>| map.get(&(r.clone(), c.clone())).map_or(INF, |v| v + shift);
+        for s in &all {
+            prop_assert_eq!(out.eval(d, s).unwrap(), at(s, s));
+            prop_assert_eq!(out.eval(g, s).unwrap(), at(r0, s));
         }
     }
 }

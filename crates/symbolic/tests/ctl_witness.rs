@@ -26,6 +26,11 @@ mod shared;
 /// The contest instances checked: those of at most this many reachable markings.
 const MCC_MAX_STATES: usize = 3_000;
 
+/// The random nets whose witnesses by the closure with distances are checked: those of at most
+/// this many reachable markings (the 2L-level closure of a larger net under a shuffled order
+/// can take seconds).
+const TCD_MAX_STATES: usize = 200;
+
 /// The places of each contest net whose `EG` witnesses are checked (spread over the net).
 const MCC_PLACES: usize = 6;
 
@@ -79,15 +84,20 @@ fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
 /// Random small nets, and small instances of the generated families (deeper state spaces, so
 /// longer witnesses).
 fn nets() -> impl Strategy<Value = PetriNet> {
-    let family = prop_oneof![
-        Just(("philosophers", 3)),
-        Just(("philosophers", 4)),
-        Just(("kanban", 1)),
-        Just(("robin", 3)),
-        Just(("fms", 1)),
-        Just(("slot", 3)),
-    ]
-    .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
+    nets_and(vec![
+        ("philosophers", 3),
+        ("philosophers", 4),
+        ("kanban", 1),
+        ("robin", 3),
+        ("fms", 1),
+        ("slot", 3),
+    ])
+}
+
+/// Random small nets, or one of the listed family instances.
+fn nets_and(families: Vec<(&'static str, u32)>) -> impl Strategy<Value = PetriNet> {
+    let family = prop::sample::select(families)
+        .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
     prop_oneof![random_net(8, 10), family]
 }
 
@@ -268,4 +278,78 @@ fn mcc_eg_witnesses_are_shortest() {
     }
     eprintln!("{checked} EG witnesses shortest on the contest nets ({longer} walks longer)");
     assert!(checked > 0 || !shared::required(), "no contest net checked");
+}
+
+/// Random small nets and the generated families' instances of at most [`TCD_MAX_STATES`]
+/// markings.
+fn small_nets() -> impl Strategy<Value = PetriNet> {
+    nets_and(vec![
+        ("philosophers", 3),
+        ("kanban", 1),
+        ("robin", 3),
+        ("fms", 1),
+    ])
+}
+
+proptest! {
+    // more rejects allowed: the random nets past TCD_MAX_STATES markings are discarded
+    #![proptest_config(ProptestConfig { max_global_rejects: 600, ..config(60) })]
+
+    /// The closure with distances (thesis section 5.2, [`WitnessMethod::Tcd`]): on random small
+    /// nets and orders, in both deadlock readings, the witnesses of `EG g` and `AF g` (and the
+    /// counterexample of `A[g U h]`, checked as in the test above) exist
+    /// exactly when the explicit checker says so, replay on the net, stay in `g` (resp. `¬g`),
+    /// close their lasso or end in a deadlock, say they are shortest and were built by the
+    /// closure, and are exactly as long as the explicit minimum (BFS from the initial marking
+    /// for the stem, BFS from each knot for its cycle, within the set).
+    #[test]
+    fn tcd_witnesses_are_shortest(
+        (net, order, g, h) in small_nets().prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
+            (Just(net), order, ctl_formula(np, nt), ctl_formula(np, nt))
+        }),
+        self_loop in any::<bool>(),
+    ) {
+        let Ok(space) = explore_petri(&net, TCD_MAX_STATES) else { return Err(discard("unbounded or too large for the reference")) };
+        let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
+        let explicit = CtlChecker::new(&net, &space, reference_mode(mode));
+        let index = indices(&space);
+        let model = net.to_model(&order).unwrap();
+        let mut dd = Dd::new(model.num_levels());
+        let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+        checker.set_witness_method(WitnessMethod::Tcd);
+        let sg = explicit.sat(&g).unwrap();
+        let dead: Vec<bool> = (0..sg.len()).map(|s| space.successors[s].is_empty()).collect();
+        for (f, within) in [
+            (F::EG(b(&g)), sg.clone()),
+            (F::AF(b(&g)), sg.iter().map(|x| !x).collect::<Vec<bool>>()),
+        ] {
+            let holds = explicit.holds(&f).unwrap();
+            let w = checker.witness(&f).unwrap();
+            prop_assert_eq!(w.is_some(), holds == matches!(f, F::EG(_)), "{:?}", f);
+            let Some(w) = w else { continue };
+            prop_assert!(w.shortest && w.method == WitnessMethod::Tcd, "{:?}", f);
+            let st = replay(&net, &model, &order, &index, &w, mode)?;
+            prop_assert!(st.iter().all(|&s| within[s]), "{:?} leaves its set", f);
+            prop_assert!(w.loop_start.is_some() || dead[*st.last().unwrap()], "{:?}", f);
+            let min = explicit.shortest_eg_witness(&within);
+            prop_assert_eq!(Some(w.len()), min, "{:?} not shortest", f);
+        }
+        // A[g U h] fails: the shorter of the lasso of EG ¬h (by the closure) and the path of
+        // E[¬h U ¬g ∧ ¬h]
+        let f = F::AU(b(&g), b(&h));
+        let w = checker.witness(&f).unwrap();
+        prop_assert_eq!(w.is_some(), !explicit.holds(&f).unwrap());
+        if let Some(w) = w {
+            let st = replay(&net, &model, &order, &index, &w, mode)?;
+            let sh = explicit.sat(&h).unwrap();
+            let nh: Vec<bool> = sh.iter().map(|x| !x).collect();
+            prop_assert!(st.iter().all(|&s| nh[s]));
+            let end: Vec<bool> = (0..sg.len()).map(|s| nh[s] && !sg[s]).collect();
+            let eg = explicit.shortest_eg_witness(&nh);
+            let eu = explicit.eu_distances(&nh, &end)[0].map(|d| d as usize);
+            prop_assert_eq!(Some(w.len()), eg.into_iter().chain(eu).min(), "AU not shortest");
+        }
+    }
 }

@@ -181,3 +181,97 @@ impl<V: EvValue> EvForest<V> {
         (seen.len(), edges)
     }
 }
+
+/// The `(index, value, child)` steps a projection of a matrix takes from an unprimed node.
+type Steps<V> = Vec<(u32, V, NodeId)>;
+
+impl<V: EvValue> EvForest<V> {
+    /// The diagonal of the matrix `f` as a function of states in `out` (an `L`-level forest
+    /// over the same variables): `d(i) = f[i||i]` (thesis section 5.2, `TCD^cycle` from
+    /// `TCD`). Memoised on the unprimed node (a compute cache for the call: the result lives
+    /// in another forest).
+    pub fn diagonal(&self, f: Ev<V>, out: &mut EvForest<V>) -> Result<Ev<V>, Overflow> {
+        self.project(f, out, &|m, n| {
+            let mut steps = Vec::new();
+            for e in m.edges(n).iter() {
+                let c = m.child(e.child, e.idx);
+                if !c.is_default() {
+                    steps.push((e.idx, V::combine(e.val, c.val)?, c.node));
+                }
+            }
+            Ok(steps)
+        })
+    }
+
+    /// Row `row` of the matrix `f` as a function of the column in `out` (an `L`-level forest
+    /// over the same variables): `g(j) = f[row||j]` (thesis section 5.2, `TCD^stem` from
+    /// `TCD` with the initial state as the row). Memoised on the node for the call.
+    pub fn row(&self, f: Ev<V>, row: &[u32], out: &mut EvForest<V>) -> Result<Ev<V>, Overflow> {
+        self.project(f, out, &|m, n| {
+            let p = m.child(n, row[m.level(n) / 2 - 1]);
+            let mut steps = Vec::new();
+            if !p.is_default() {
+                for e in m.edges(p.node).iter() {
+                    steps.push((e.idx, V::combine(p.val, e.val)?, e.child));
+                }
+            }
+            Ok(steps)
+        })
+    }
+
+    /// The `L`-level function in `out` that keeps, at each pair of levels of the matrix `f`,
+    /// the entries `steps` picks (one index per variable).
+    fn project(
+        &self,
+        f: Ev<V>,
+        out: &mut EvForest<V>,
+        steps: &dyn Fn(&Self, NodeId) -> Result<Steps<V>, Overflow>,
+    ) -> Result<Ev<V>, Overflow> {
+        assert!(
+            self.is_interleaved()
+                && !out.is_interleaved()
+                && 2 * out.num_levels() == self.num_levels(),
+            "a matrix forest projected into a vector forest over its variables"
+        );
+        if f.is_default() {
+            return Ok(f);
+        }
+        let mut memo = FxHashMap::default();
+        let r = self.project_rec(f.node, out, &mut memo, steps)?;
+        if r.is_default() {
+            return Ok(r);
+        }
+        Ok(Ev {
+            val: V::combine(f.val, r.val)?,
+            node: r.node,
+        })
+    }
+
+    fn project_rec(
+        &self,
+        n: NodeId,
+        out: &mut EvForest<V>,
+        memo: &mut FxHashMap<NodeId, Ev<V>>,
+        steps: &dyn Fn(&Self, NodeId) -> Result<Steps<V>, Overflow>,
+    ) -> Result<Ev<V>, Overflow> {
+        if n.is_terminal() {
+            return Ok(Ev {
+                val: V::NEUTRAL,
+                node: n,
+            });
+        }
+        if let Some(&r) = memo.get(&n) {
+            return Ok(r);
+        }
+        let mut es = Vec::new();
+        for (i, v, c) in steps(self, n)? {
+            let below = self.project_rec(c, out, memo, steps)?;
+            if !below.is_default() {
+                es.push(Edge::valued(i, below.node, V::combine(v, below.val)?));
+            }
+        }
+        let r = out.normalize(self.level(n) / 2, &mut es)?;
+        memo.insert(n, r);
+        Ok(r)
+    }
+}

@@ -32,6 +32,9 @@
 //! ```
 
 mod sat;
+mod tcd;
+
+pub use tcd::{compute_tcd, Tcd, TcdError};
 
 use saturn_dd::{Cache, CacheSlot, Dd, Live, NodeId, Pin, Purge, RelAlg, Side};
 use saturn_model::Model;

@@ -8,7 +8,7 @@ use super::Closure;
 
 /// The `(j, child)` pairs of relation node `n` below from-index `i` at variable `k` (a node
 /// whose variable is below `k` is the identity there: the one pair `(i, n)`).
-fn row_of(rels: &Forest, n: NodeId, k: usize, i: u32, out: &mut Vec<(u32, NodeId)>) {
+pub(super) fn row_of(rels: &Forest, n: NodeId, k: usize, i: u32, out: &mut Vec<(u32, NodeId)>) {
     out.clear();
     if rels.relation_top(n) < k {
         out.push((i, n));
@@ -19,6 +19,77 @@ fn row_of(rels: &Forest, n: NodeId, k: usize, i: u32, out: &mut Vec<(u32, NodeId
         return;
     }
     out.extend(rels.edges(p).iter().map(|e| (e.idx, e.child)));
+}
+
+/// For each local state `j` of variable `k`, the moves of relation `r` from `j` into the
+/// constraint `a` (a set node at level `k`): `(j', child of r, a[j'])`.
+pub(super) type FireTable = Vec<Vec<(u32, NodeId, NodeId)>>;
+
+/// The [`FireTable`] of `r` at variable `k` within `a` (over the relation forest's domain).
+pub(super) fn fire_table(
+    rels: &Forest,
+    sets: &Forest,
+    r: NodeId,
+    a: NodeId,
+    k: usize,
+) -> FireTable {
+    let dom = rels.domain(unprimed_level(k)).max(1);
+    let mut pairs = Vec::new();
+    (0..dom)
+        .map(|j| {
+            row_of(rels, r, k, j, &mut pairs);
+            pairs
+                .iter()
+                .filter_map(|&(j2, rc)| {
+                    let aj2 = sets.child_at(a, k, j2);
+                    (!aj2.is_empty()).then_some((j2, rc, aj2))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The local states of one row still to fire in a local fixpoint (Meddly's queue of changed
+/// indices): only those with a move in the [`FireTable`]. First in, first out: with distances
+/// (the closure with distances) a local state is then fired again after a shorter distance
+/// reached it only as often as breadth-first order needs, not once per longer detour.
+pub(super) struct Worklist {
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+}
+
+impl Worklist {
+    pub(super) fn new(dom: usize) -> Worklist {
+        Worklist {
+            queue: std::collections::VecDeque::new(),
+            queued: vec![false; dom],
+        }
+    }
+
+    /// Start a row: every local state present (`present`) with a move.
+    pub(super) fn start(&mut self, present: impl Iterator<Item = bool>, fire: &FireTable) {
+        self.queue.clear();
+        self.queued.iter_mut().for_each(|q| *q = false);
+        for (j, p) in present.enumerate() {
+            if p {
+                self.push(j as u32, fire);
+            }
+        }
+    }
+
+    /// Queue `j` (changed) unless it is queued or has no move.
+    pub(super) fn push(&mut self, j: u32, fire: &FireTable) {
+        if !self.queued[j as usize] && !fire[j as usize].is_empty() {
+            self.queued[j as usize] = true;
+            self.queue.push_back(j);
+        }
+    }
+
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        let j = self.queue.pop_front()?;
+        self.queued[j as usize] = false;
+        Some(j)
+    }
 }
 
 /// The from-indices of relation node `n` at variable `k` with a non-empty row.
@@ -111,31 +182,11 @@ impl Closure<'_> {
         // lines 13-19: the local fixpoint of each row under P_k, on the primed side
         let r = self.rels.by_top(k);
         if !r.is_empty() {
-            let fire: Vec<Vec<(u32, NodeId, NodeId)>> = (0..dom as u32)
-                .map(|j| {
-                    row_of(&self.dd.rels, r, k, j, &mut pairs);
-                    pairs
-                        .iter()
-                        .filter_map(|&(j2, rc)| {
-                            let aj2 = self.cons_child(a, k, j2);
-                            (!aj2.is_empty()).then_some((j2, rc, aj2))
-                        })
-                        .collect()
-                })
-                .collect();
-            let mut queue: Vec<u32> = Vec::new();
-            let mut queued = vec![false; dom];
+            let fire = fire_table(&self.dd.rels, &self.dd.sets, r, a, k);
+            let mut work = Worklist::new(dom);
             for (_, row) in rows.iter_mut() {
-                queue.clear();
-                queued.iter_mut().for_each(|q| *q = false);
-                for (j, c) in row.iter().enumerate() {
-                    if !c.is_empty() && !fire[j].is_empty() {
-                        queue.push(j as u32);
-                        queued[j] = true;
-                    }
-                }
-                while let Some(j) = queue.pop() {
-                    queued[j as usize] = false;
+                work.start(row.iter().map(|c| !c.is_empty()), &fire);
+                while let Some(j) = work.pop() {
                     for &(j2, rc, aj2) in &fire[j as usize] {
                         let src = row[j as usize];
                         let new = self.tc_rel_prod_sat(k - 1, aj2, src, rc);
@@ -143,10 +194,7 @@ impl Closure<'_> {
                         let u = self.dd.rels.union(old, new);
                         if u != old {
                             row[j2 as usize] = u;
-                            if !queued[j2 as usize] && !fire[j2 as usize].is_empty() {
-                                queued[j2 as usize] = true;
-                                queue.push(j2);
-                            }
+                            work.push(j2, &fire);
                         }
                     }
                     if self.stop.is_some() {

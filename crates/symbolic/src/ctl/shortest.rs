@@ -23,7 +23,10 @@
 //! `best` of the initial state (explicitly) times a bounded backward search each.
 
 use rustc_hash::FxHashMap;
+use saturn_dd::ev::{Ev, EvPlusForest, Overflow, Restrict};
 use saturn_dd::NodeId;
+
+use crate::closure::{compute_tcd, Tcd, TcdError};
 
 use super::witness::Witness;
 use super::{Checker, CtlError, Deadlocks};
@@ -37,6 +40,10 @@ pub enum WitnessMethod {
     /// shortest lasso of Equation 5.1 for EG/AF/AU (see the module comment).
     #[default]
     Layers,
+    /// The closure with distances (thesis section 5.2, Figures 5.2-5.3): `TCD` within the EG
+    /// set as a `2L`-level EV+MDD, `TCD_stem + TCD_cycle` minimised over every knot, the two
+    /// paths rebuilt from `TCD` (see [`Checker::tcd_eg_witness`]).
+    Tcd,
 }
 
 impl WitnessMethod {
@@ -44,6 +51,7 @@ impl WitnessMethod {
         match self {
             WitnessMethod::Bfs => "bfs",
             WitnessMethod::Layers => "layers",
+            WitnessMethod::Tcd => "tcd",
         }
     }
 }
@@ -170,6 +178,136 @@ impl Checker<'_> {
         }
         Ok(None)
     }
+}
+
+impl From<TcdError> for CtlError {
+    fn from(e: TcdError) -> CtlError {
+        match e {
+            TcdError::Interrupted(i) => CtlError::Interrupted(i),
+            TcdError::Overflow => CtlError::Witness(e.to_string()),
+        }
+    }
+}
+
+impl From<Overflow> for CtlError {
+    fn from(e: Overflow) -> CtlError {
+        CtlError::Witness(format!("shortest lasso: {e}"))
+    }
+}
+
+impl Checker<'_> {
+    /// A shortest witness of `EG` whose satisfying set is `q` by the closure with distances
+    /// (thesis section 5.2, its four steps); `None` when the initial state is not in `q`:
+    /// 1. `TCD_q` by [`compute_tcd`] (Figures 5.2-5.3);
+    /// 2. `TCD_stem(k) = TCD^triv_q(init, k)` (the initial row of `TCD`, and 0 at the initial
+    ///    state) and `TCD_cycle(k) = TCD_q(k, k)` (its diagonal) as `L`-level EV+MDDs, and
+    ///    their sum; a deadlock `d` of `q` ends a witness of length `TCD_stem(d)` under
+    ///    [`Deadlocks::Maximal`] (a maximal path), `TCD_stem(d) + 1` under
+    ///    [`Deadlocks::SelfLoop`] (its own loop), the pointwise minimum taken with that;
+    /// 3. MinState of the sum: a knot of a shortest witness and its length (Equation 5.1);
+    /// 4. the stem and the cycle rebuilt by [`Checker::tcd_path`] and joined.
+    pub(super) fn tcd_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        if !self.member(q, &self.initial) {
+            return Ok(None);
+        }
+        let mark = self.pins.len();
+        self.pin(q);
+        let dq = self.and(self.dead, q);
+        self.pin(dq);
+        let r = self.tcd_lasso(q, dq);
+        self.pins.truncate(mark);
+        r.map(Some)
+    }
+
+    fn tcd_lasso(&mut self, q: NodeId, dq: NodeId) -> Result<Witness, CtlError> {
+        let limits = self.limits;
+        let tcd = compute_tcd(self.reach.dd_mut(), &self.model, q, limits)?;
+        let levels = self.initial.len();
+        let domains: Vec<u32> = (1..=levels).map(|k| tcd.matrix.domain(2 * k)).collect();
+        let mut vec = EvPlusForest::new(&domains);
+        // step 2
+        let row = tcd.matrix.row(tcd.tcd, &self.initial, &mut vec)?;
+        let here = vec.from_entries(&[(self.initial.clone(), 0)])?;
+        let stem = vec.min(row, here)?;
+        let cycle = tcd.matrix.diagonal(tcd.tcd, &mut vec)?;
+        let mut total = vec.sum(stem, cycle)?;
+        let end_cost = match self.deadlocks {
+            Deadlocks::Maximal => 0,
+            Deadlocks::SelfLoop => 1,
+        };
+        if !dq.is_empty() {
+            let ends = vec.restrict(stem, &self.reach.dd_mut().sets, dq, Restrict::States)?;
+            let ends = vec.add_constant(ends, end_cost)?;
+            total = vec.min(total, ends)?;
+        }
+        // step 3
+        let Some((knot, len)) = vec.min_state(total) else {
+            return Err(CtlError::Witness(
+                "the closure with distances has no lasso from the initial state".into(),
+            ));
+        };
+        // step 4
+        let stem_len = eval_len(&vec, stem, &knot)?;
+        let mut w = self.tcd_path(&tcd, &self.initial.clone(), &knot, stem_len)?;
+        let len = usize::try_from(len).map_err(|_| Overflow)?;
+        if self.member(self.dead, &knot) && stem_len + end_cost as usize == len {
+            if self.deadlocks == Deadlocks::SelfLoop {
+                w.events.push(None);
+                w.states.push(knot.clone());
+                w.loop_start = Some(stem_len);
+            }
+        } else {
+            let c = self.tcd_path(&tcd, &knot, &knot, len - stem_len)?;
+            w.events.extend(c.events);
+            w.states.extend(c.states.into_iter().skip(1));
+            w.loop_start = Some(stem_len);
+        }
+        w.method = WitnessMethod::Tcd;
+        Ok(w)
+    }
+
+    /// A path of `d` steps from `from` to `to` within the closure's set, `d` being
+    /// `TCD(from, to)` (or 0 when they are equal): each step fires an event into a state `t`
+    /// with `TCD(t, to)` one less (the last step into `to` itself), as the shortest paths
+    /// of [21] are rebuilt from their distance function.
+    fn tcd_path(&self, tcd: &Tcd, from: &[u32], to: &[u32], d: usize) -> Result<Witness, CtlError> {
+        let mut s = from.to_vec();
+        let mut w = Witness {
+            states: vec![s.clone()],
+            events: Vec::new(),
+            loop_start: None,
+            method: WitnessMethod::Tcd,
+            shortest: true,
+        };
+        for rem in (1..=d).rev() {
+            let want = (rem - 1) as u64;
+            let (e, t) = self
+                .successors(&s)
+                .into_iter()
+                .find(|(_, t)| {
+                    if rem == 1 {
+                        t.as_slice() == to
+                    } else {
+                        tcd.distance(t, to) == Some(want)
+                    }
+                })
+                .ok_or_else(|| {
+                    CtlError::Witness(format!(
+                        "a state at distance {rem} in the closure has no successor at distance {want}"
+                    ))
+                })?;
+            w.events.push(Some(e));
+            w.states.push(t.clone());
+            s = t;
+        }
+        Ok(w)
+    }
+}
+
+/// The value of a distance function at a state, as a length.
+fn eval_len(vec: &EvPlusForest, f: Ev<i64>, s: &[u32]) -> Result<usize, CtlError> {
+    let v = vec.eval(f, s)?;
+    usize::try_from(v).map_err(|_| CtlError::Witness("a knot without a finite stem".into()))
 }
 
 /// The stem from the initial state to `k` by the parents of the breadth-first search.

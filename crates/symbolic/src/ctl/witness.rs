@@ -127,6 +127,7 @@ impl Checker<'_> {
         match self.witness_method {
             WitnessMethod::Bfs => self.eg_witness(q),
             WitnessMethod::Layers => self.shortest_eg_witness(q),
+            WitnessMethod::Tcd => self.tcd_eg_witness(q),
         }
     }
 
@@ -144,6 +145,7 @@ impl Checker<'_> {
             (None, _) => None,
             (Some(q), WitnessMethod::Bfs) => return self.eg_witness(q),
             (Some(q), WitnessMethod::Layers) => self.shortest_eg_witness(q)?,
+            (Some(q), WitnessMethod::Tcd) => self.tcd_eg_witness(q)?,
         };
         let nb = self.not(b);
         let na = self.not(a);
