@@ -196,6 +196,7 @@ pub fn run(
     )
     .map_err(|f| at_point(f, &assignments[0]))?;
     let pf0 = first.props.clone().expect("a property file was given");
+    let model_type = first.prog.model_type.name();
     let selected = selected_properties(p, &pf0)?;
     if let Some(plot) = &p.plot {
         if selected.iter().all(|&k| pf0.properties[k].ty == Type::Bool) {
@@ -363,6 +364,7 @@ pub fn run(
             a,
             json!({
                 "input": "prism",
+                "type": model_type,
                 "constants": overrides.to_string(),
                 "ranged": ranged,
                 "engine": engine_name,
@@ -375,7 +377,7 @@ pub fn run(
             &failed,
         )?;
     } else {
-        let mut t = format!("model: {} (ctmc)\n", a.model);
+        let mut t = format!("model: {} ({model_type})\n", a.model);
         let _ = writeln!(
             t,
             "constants: {overrides} ({} points, {} chain(s) built, engine {engine_name})",
