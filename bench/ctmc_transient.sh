@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Transient and time-bounded CSL side by side with PRISM (issue 45: "Benchmarks side by side with
+# PRISM 4.10 (its fastest engine) on the transient and time-bounded rows of the corpus"). Not a test.
+#
+#   [PRISM=/path/to/prism/bin/prism] [RUNS=3] bench/ctmc_transient.sh [TIMEOUT]
+#   (after cargo build --release -p saturn-cli)
+#
+# One row per model, size and property: `saturn check MODEL --props FILE --const C --prop K` with
+# the default flags (default engine, default epsilon), and PRISM with `-sparse` and `-hybrid`
+# (its default engine for CTMCs) on the same files: median wall seconds over RUNS runs and the
+# peak RSS in MiB of the median run (`/usr/bin/time`), and each tool's result (Saturn's interval,
+# PRISM's number), `-` past TIMEOUT. Models come from $CTMC (default ../shared/benchmarks/ctmc),
+# tandem from $TANDEM (PRISM's prism-examples/ctmcs/tandem); the kanban and fms properties are
+# ours (bench/props/, the corpus has steady-state ones only); missing files are skipped.
+set -uo pipefail
+TIMEOUT=${1:-300}
+RUNS=${RUNS:-3}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+T=${CARGO_TARGET_DIR:-$HERE/target}/release
+SATURN=$T/saturn
+CTMC=${CTMC:-$HERE/../shared/benchmarks/ctmc}
+TANDEM=${TANDEM:-}
+PRISM=${PRISM:-}
+PROPS=$HERE/bench/props
+
+# median_run CMD...: prints "seconds MiB" of the median run and leaves its output in $OUT
+median_run() {
+    local runs=() i out t m
+    for ((i = 0; i < RUNS; i++)); do
+        out=$( { /usr/bin/time -f "TIME %e %M" timeout "$TIMEOUT" "$@"; } 2>&1 )
+        read -r t m < <(printf '%s\n' "$out" | awk '/^TIME/ {print $2, $3}')
+        runs+=("$t $m")
+        OUT=$out
+    done
+    printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
+}
+
+row() {
+    local label=$1 model=$2 props=$3 consts=$4 prop=$5
+    [ -f "$model" ] && [ -f "$props" ] || { echo "| $label | missing files, skipped |"; return; }
+    local line="| $label" t m res
+    read -r t m < <(median_run "$SATURN" check "$model" --props "$props" --prop "$prop" \
+        ${consts:+--const "$consts"} --timeout "$TIMEOUT")
+    if res=$(printf '%s\n' "$OUT" | grep -m1 '^Result:'); then
+        local b
+        b=$(printf '%s\n' "$OUT" | grep -m1 '^Bounds:' | sed -E 's/^Bounds: (\[[^]]*\]).*/\1/')
+        line="$line | ${t} s, $((m / 1024)) MiB | ${b:-$(echo "$res" | awk '{print $2}')}"
+    else
+        line="$line | - | -"
+    fi
+    if [ -n "$PRISM" ]; then
+        local e
+        for e in sparse hybrid; do
+            read -r t m < <(median_run "$PRISM" "$model" "$props" -prop "$prop" \
+                ${consts:+-const "$consts"} -$e -javamaxmem 16g -cuddmaxmem 8g)
+            if res=$(printf '%s\n' "$OUT" | grep -m1 '^Result:'); then
+                line="$line | ${t} s, $((m / 1024)) MiB | $(echo "$res" | awk '{print $2}')"
+            else
+                line="$line | - | -"
+            fi
+        done
+    fi
+    echo "$line |"
+}
+
+echo "| row | saturn (default) | saturn result | PRISM -sparse | PRISM result | PRISM -hybrid | PRISM result |"
+echo "|---|---|---|---|---|---|---|"
+for n in 32 64 128; do
+    for p in 1 2 4 5; do
+        row "cluster N=$n prop $p" "$CTMC/cluster/cluster.prism" "$CTMC/cluster/cluster.props" "N=$n,T=2000,t=20" $p
+    done
+done
+for mc in 4 8; do
+    for p in 2 3 6; do
+        row "embedded MAX_COUNT=$mc prop $p" "$CTMC/embedded/embedded.prism" "$CTMC/embedded/embedded.props" "MAX_COUNT=$mc,T=12" $p
+    done
+done
+for p in 3 4 5; do
+    row "polling N=14 prop $p" "$CTMC/polling/polling.14.prism" "$CTMC/polling/polling.props" "T=16" $p
+done
+for t in 4 5; do
+    for p in 1 2 3; do
+        row "kanban t=$t prop $p" "$CTMC/kanban/kanban.prism" "$PROPS/kanban_transient.csl" "t=$t,T=10" $p
+    done
+done
+for n in 5 6; do
+    for p in 1 2; do
+        row "fms n=$n prop $p" "$CTMC/fms/fms.prism" "$PROPS/fms_transient.csl" "n=$n,T=10" $p
+    done
+done
+if [ -n "$TANDEM" ]; then
+    for c in 255 1023; do
+        for p in 2 5; do
+            row "tandem c=$c prop $p" "$TANDEM/tandem.sm" "$TANDEM/tandem.csl" "c=$c,T=1" $p
+        done
+    done
+fi
