@@ -65,33 +65,30 @@ row() {
 
 echo "| row | saturn (default) | saturn result | PRISM -sparse | PRISM result | PRISM -hybrid | PRISM result |"
 echo "|---|---|---|---|---|---|---|"
-for n in 32 64 128; do
-    for p in 1 2 4 5; do
-        row "cluster N=$n prop $p" "$CTMC/cluster/cluster.prism" "$CTMC/cluster/cluster.props" "N=$n,T=2000,t=20" $p
+# the rows: label, model, properties, constants, property indices
+rows() {
+    local n mc t c
+    for n in 32 64 128; do
+        echo "cluster N=$n|$CTMC/cluster/cluster.prism|$CTMC/cluster/cluster.props|N=$n,T=2000,t=20|1 2 4 5"
     done
-done
-for mc in 4 8; do
-    for p in 2 3 6; do
-        row "embedded MAX_COUNT=$mc prop $p" "$CTMC/embedded/embedded.prism" "$CTMC/embedded/embedded.props" "MAX_COUNT=$mc,T=12" $p
+    for mc in 4 8; do
+        echo "embedded MAX_COUNT=$mc|$CTMC/embedded/embedded.prism|$CTMC/embedded/embedded.props|MAX_COUNT=$mc,T=12|2 3 6"
     done
-done
-for p in 3 4 5; do
-    row "polling N=14 prop $p" "$CTMC/polling/polling.14.prism" "$CTMC/polling/polling.props" "T=16" $p
-done
-for t in 4 5; do
-    for p in 1 2 3; do
-        row "kanban t=$t prop $p" "$CTMC/kanban/kanban.prism" "$PROPS/kanban_transient.csl" "t=$t,T=10" $p
+    echo "polling N=14|$CTMC/polling/polling.14.prism|$CTMC/polling/polling.props|T=16|3 4 5"
+    for t in 4 5; do
+        echo "kanban t=$t|$CTMC/kanban/kanban.prism|$PROPS/kanban_transient.csl|t=$t,T=10|1 2 3"
     done
-done
-for n in 5 6; do
-    for p in 1 2; do
-        row "fms n=$n prop $p" "$CTMC/fms/fms.prism" "$PROPS/fms_transient.csl" "n=$n,T=10" $p
+    for n in 5 6; do
+        echo "fms n=$n|$CTMC/fms/fms.prism|$PROPS/fms_transient.csl|n=$n,T=10|1 2"
     done
-done
-if [ -n "$TANDEM" ]; then
-    for c in 255 1023; do
-        for p in 2 5; do
-            row "tandem c=$c prop $p" "$TANDEM/tandem.sm" "$TANDEM/tandem.csl" "c=$c,T=1" $p
+    if [ -n "$TANDEM" ]; then
+        for c in 255 1023; do
+            echo "tandem c=$c|$TANDEM/tandem.sm|$TANDEM/tandem.csl|c=$c,T=1|2 5"
         done
+    fi
+}
+while IFS='|' read -r label model props consts ps; do
+    for p in $ps; do
+        row "$label prop $p" "$model" "$props" "$consts" "$p"
     done
-fi
+done < <(rows)
