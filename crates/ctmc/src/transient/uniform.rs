@@ -33,7 +33,19 @@ pub struct Bounds {
 /// PRISM's uniformization rate: 1.02 times the largest exit rate (1 for a chain without any
 /// transition: `P = I`).
 pub fn uniformization_rate(exit: &[f64]) -> f64 {
-    let m = exit.iter().copied().fold(0.0, f64::max);
+    rate_of(exit.iter().copied())
+}
+
+/// The uniformization rate of the chain with the `fixed` states made absorbing: their exit
+/// rates do not count (as PRISM, which uniformises the transformed chain; cluster N=32
+/// `P=? [ F<=2000 !"minimum" ]`: the failing states are the fastest, and the window went from
+/// 84,283 to 104,947 steps with them).
+fn absorbing_rate(exit: &[f64], fixed: &[bool]) -> f64 {
+    rate_of(exit.iter().zip(fixed).filter(|(_, &f)| !f).map(|(&h, _)| h))
+}
+
+fn rate_of(exit: impl Iterator<Item = f64>) -> f64 {
+    let m = exit.fold(0.0, f64::max);
     if m > 0.0 {
         1.02 * m
     } else {
@@ -58,23 +70,39 @@ const DETECT_EVERY: usize = 8;
 const DETECT_SHARE: f64 = 0.1;
 
 /// The uniformised backward step `y = x + (R x - h x) / q` on the states not `fixed`; the fixed
-/// states keep their value (absorbing states of the transformed chain).
+/// states keep their value (absorbing states of the transformed chain). Written `y = keep x +
+/// take R x` with both factors per state computed once (`1 - h/q` and `1/q`; `1` and `0` when
+/// fixed), one loop without a branch or a division after the product.
 struct Stepper<'a> {
     rt: &'a dyn RateMatrix,
-    exit: &'a [f64],
-    fixed: &'a [bool],
-    q: f64,
+    keep: Vec<f64>,
+    take: Vec<f64>,
     rx: Vec<f64>,
 }
 
-impl Stepper<'_> {
+impl<'a> Stepper<'a> {
+    fn new(rt: &'a dyn RateMatrix, exit: &[f64], fixed: &[bool], q: f64) -> Self {
+        let (keep, take) = exit
+            .iter()
+            .zip(fixed)
+            .map(|(&h, &f)| if f { (1.0, 0.0) } else { (1.0 - h / q, 1.0 / q) })
+            .unzip();
+        Stepper {
+            rt,
+            keep,
+            take,
+            rx: vec![0.0; exit.len()],
+        }
+    }
+
     fn step(&mut self, x: &mut [f64]) {
-        self.rx.iter_mut().for_each(|v| *v = 0.0);
+        self.rx.fill(0.0);
         self.rt.vec_mul_add(x, &mut self.rx);
-        for i in 0..x.len() {
-            if !self.fixed[i] {
-                x[i] += (self.rx[i] - self.exit[i] * x[i]) / self.q;
-            }
+        for (xi, ((&r, &k), &t)) in x
+            .iter_mut()
+            .zip(self.rx.iter().zip(&self.keep).zip(&self.take))
+        {
+            *xi = *xi * k + r * t;
         }
     }
 }
@@ -153,13 +181,7 @@ pub fn steps(
         right
     };
     chain.with_transposed(&mut |rt| {
-        let mut s = Stepper {
-            rt,
-            exit: chain.exit(),
-            fixed,
-            q: 1.0,
-            rx: vec![0.0; n],
-        };
+        let mut s = Stepper::new(rt, chain.exit(), fixed, 1.0);
         for t in 1..=last {
             if !progress(t, last) {
                 return Err(SolveError::Interrupted.into());
@@ -226,7 +248,7 @@ fn weighted_sum(
     }
     let n = chain.len();
     let exit = chain.exit();
-    let q = uniformization_rate(exit);
+    let q = absorbing_rate(exit, fixed);
     let lambda = q * t;
     if !lambda.is_finite() || lambda > 1e9 {
         return Err(CheckError::Eval(format!(
@@ -256,13 +278,7 @@ fn weighted_sum(
     let mut last = right;
     let mut out = None;
     chain.with_transposed(&mut |rt| {
-        let mut s = Stepper {
-            rt,
-            exit,
-            fixed,
-            q,
-            rx: vec![0.0; n],
-        };
+        let mut s = Stepper::new(rt, exit, fixed, q);
         for k in 0..=right {
             if k > 0 {
                 if !progress(k, right) {
