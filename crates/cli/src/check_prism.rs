@@ -39,6 +39,9 @@ use crate::statespace_prism::{at, bad_model, encode_failure_for, DEFAULT_PRISM_O
 /// Which CTMC engine computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
+    /// The symbolic engine where its rate matrix (EV*MxD and Gauss-Seidel cache) is smaller
+    /// than the sparse engine's CSR, else the sparse engine ([`AutoChoice`]).
+    Auto,
     /// Explicit sparse matrices (CSR), the baseline.
     Sparse,
     /// The rate matrix as an EV*MDD (thesis chapter 6), the graph questions on MDDs.
@@ -77,9 +80,10 @@ pub struct PrismCheckArgs {
     /// `formula` declarations are not counted).
     #[arg(long)]
     pub prop: Option<usize>,
-    /// The CTMC engine (`symbolic`, the default, is faster than `sparse` on every reference
-    /// model but the smallest FMS, and smaller on all but FMS: docs/ctmc.md).
-    #[arg(long, value_enum, default_value_t = EngineArg::Symbolic)]
+    /// The CTMC engine: `auto` (the default) builds the EV*MxD and keeps the symbolic engine
+    /// when it (with its cache) is smaller than the sparse matrix would be, else builds the
+    /// sparse one (docs/ctmc.md, "Engines").
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Symbolic engine: the split-point threshold of the Gauss-Seidel cache (thesis Figures
     /// 6.6-6.7); 0 sweeps the diagrams without a cache.
@@ -192,9 +196,63 @@ pub struct Chain {
     /// The action of each event.
     pub actions: Vec<Option<usize>>,
     pub ctmc: Built,
+    /// With `--engine auto`: the sizes the choice was made from.
+    pub auto: Option<AutoChoice>,
     pub constants: String,
     /// Seconds to generate the states and build the matrix.
     pub build_seconds: f64,
+}
+
+/// What `--engine auto` measured: the symbolic engine's rate matrix (the EV*MxD of `R` and
+/// the split-point cache its sweeps run over) against the CSR the sparse engine would store
+/// for the same `R` (12 bytes per nonzero, 4 per row, the nonzeros counted on the EV*MxD).
+/// The symbolic engine is kept when its bytes are fewer: its cached Gauss-Seidel sweep costs
+/// about what the CSR sweep does (1.1-1.6x, docs/ctmc.md), and the cache holds what a sweep
+/// reads, so a smaller representation is not a slower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutoChoice {
+    pub matrix_bytes: u64,
+    pub cache_bytes: u64,
+    pub sparse_bytes: u64,
+}
+
+impl AutoChoice {
+    /// The symbolic engine's bytes.
+    pub fn symbolic_bytes(&self) -> u64 {
+        self.matrix_bytes + self.cache_bytes
+    }
+
+    /// Is the symbolic engine the one to keep?
+    pub fn symbolic(&self) -> bool {
+        self.symbolic_bytes() < self.sparse_bytes
+    }
+
+    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against CSR 289.6 MiB`.
+    pub fn text(&self) -> String {
+        format!(
+            "auto: EV*MxD {} + cache {} against CSR {}",
+            human_bytes(self.matrix_bytes),
+            human_bytes(self.cache_bytes),
+            human_bytes(self.sparse_bytes)
+        )
+    }
+
+    /// The JSON object `engine_auto`.
+    pub fn json(&self) -> Json {
+        json!({
+            "symbolic_matrix_bytes": self.matrix_bytes,
+            "symbolic_cache_bytes": self.cache_bytes,
+            "sparse_bytes": self.sparse_bytes,
+        })
+    }
+}
+
+/// The engine line of the text output (`engine: symbolic (auto: ...)`).
+pub(crate) fn engine_text(ctmc: &Built, auto: Option<&AutoChoice>) -> String {
+    match auto {
+        Some(c) => format!("{} ({})", ctmc.name(), c.text()),
+        None => ctmc.name().to_string(),
+    }
 }
 
 /// How to build the chain: the engine, and the symbolic engine's cache threshold (0: none).
@@ -300,7 +358,7 @@ pub fn load_chain_at(
         limits.check().is_err()
     })
     .map_err(Failure::error)?;
-    let mut ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+    let (mut ctmc, mut auto) = build_chain(&model, &order, &name, limit_args, limits, engine)?;
     if discrete {
         let rows = saturn_ctmc::props::dtmc::check_distributions(&model, ctmc.chain())
             .map_err(|e| Failure::error(format!("{name}: {e}")))?;
@@ -310,7 +368,7 @@ pub fn load_chain_at(
                  each is chosen with the same probability"
             );
             model = saturn_ctmc::props::dtmc::uniform_choice(&model);
-            ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+            (ctmc, auto) = build_chain(&model, &order, &name, limit_args, limits, engine)?;
         }
     }
     let c = ctmc.chain();
@@ -328,12 +386,14 @@ pub fn load_chain_at(
         model,
         actions,
         ctmc,
+        auto,
         constants: ov.to_string(),
         build_seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
-/// Generate the reachable states of `model` and build its chain with `engine`.
+/// Generate the reachable states of `model` and build its chain with `engine` (`auto`: the
+/// EV*MxD first, then the sparse matrix instead when that is smaller, [`AutoChoice`]).
 fn build_chain(
     model: &GeneralModel,
     order: &[usize],
@@ -341,14 +401,15 @@ fn build_chain(
     limit_args: &LimitArgs,
     limits: saturn_symbolic::Limits,
     engine: EngineChoice,
-) -> Result<Built, Failure> {
+) -> Result<(Built, Option<AutoChoice>), Failure> {
     let (enc, ss) = generate_general(model, order, GenMethod::Saturation, &limits)
         .map_err(|e| encode_failure_for(e, name, limit_args))?;
     Ok(match engine.engine {
-        EngineArg::Sparse => {
-            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?))
-        }
-        EngineArg::Symbolic => {
+        EngineArg::Sparse => (
+            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?)),
+            None,
+        ),
+        EngineArg::Symbolic | EngineArg::Auto => {
             let mut report = crate::progress::reporter("build", limit_args.progress, 0);
             if let Some(r) = report.as_mut() {
                 r("rate matrix as an EV*MDD");
@@ -370,8 +431,17 @@ fn build_chain(
             if engine.cache_threshold > 0 {
                 m.enable_cache(engine.cache_threshold);
             }
+            let auto = (engine.engine == EngineArg::Auto).then(|| AutoChoice {
+                matrix_bytes: m.matrix_bytes(),
+                cache_bytes: m.cache_bytes(),
+                sparse_bytes: m.csr_bytes(),
+            });
+            if auto.is_some_and(|c| !c.symbolic()) {
+                let s = build_sparse(model, m.encoded(), &ss, name, limit_args)?;
+                return Ok((Built::Sparse(Box::new(s)), auto));
+            }
             let c = SymbolicChain::new(model, m, limits).map_err(interrupted)?;
-            Built::Symbolic(Box::new(c))
+            (Built::Symbolic(Box::new(c)), auto)
         }
     })
 }
@@ -616,6 +686,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                 "type": chain.prog.model_type.name(),
                 "constants": chain.constants,
                 "engine": chain.ctmc.name(),
+                "engine_auto": chain.auto.as_ref().map(AutoChoice::json),
                 "states": states,
                 "transitions": transitions,
                 "deadlocks": chain.ctmc.chain().deadlocks().len(),
@@ -644,7 +715,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         let _ = writeln!(
             t,
             "engine: {}, rate matrix: {} (CSR: {})",
-            chain.ctmc.name(),
+            engine_text(&chain.ctmc, chain.auto.as_ref()),
             human_bytes(matrix_bytes),
             human_bytes(csr_bytes)
         );
