@@ -95,9 +95,11 @@ pub struct PrismCheckArgs {
     /// The relaxation weight of jor, sor and bsor, in (0, 2).
     #[arg(long, default_value_t = 0.9)]
     pub omega: f64,
-    /// Convergence threshold on the difference between iterates.
-    #[arg(long, default_value_t = 1e-6)]
-    pub epsilon: f64,
+    /// Convergence threshold on the difference between iterates; a range `1e-1:1e-10` (one
+    /// value a decade) or `START:FACTOR:END` checks every property at every epsilon, for its
+    /// bounds and satisfying sets against epsilon (thesis Figures 7.6-7.7; docs/ctmc.md).
+    #[arg(long, default_value = "1e-6")]
+    pub epsilon: crate::epsilon::EpsilonArg,
     /// Measure the absolute difference between iterates (default: relative, as PRISM).
     #[arg(long)]
     pub absolute: bool,
@@ -125,10 +127,10 @@ impl PrismCheckArgs {
                 "--omega must lie in (0, 2), got {w}"
             )));
         }
-        if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
+        let epsilon = self.epsilon.first();
+        if !(epsilon > 0.0 && epsilon.is_finite()) {
             return Err(Failure::error(format!(
-                "--epsilon must be a positive number, got {}",
-                self.epsilon
+                "--epsilon must be a positive number, got {epsilon}"
             )));
         }
         if self.max_iters == 0 {
@@ -136,7 +138,7 @@ impl PrismCheckArgs {
         }
         Ok(Options {
             method,
-            epsilon: self.epsilon,
+            epsilon,
             convergence: if self.absolute {
                 Convergence::Absolute
             } else {
@@ -512,7 +514,7 @@ pub(crate) fn human_bytes(b: u64) -> String {
     }
 }
 
-fn num_json(x: f64) -> Json {
+pub(crate) fn num_json(x: f64) -> Json {
     if x.is_finite() {
         json!(x)
     } else {
@@ -557,7 +559,7 @@ fn bounds_json(a: &Answer, st: &Stats) -> Json {
 }
 
 /// How the bounds were obtained, in words.
-fn method_text(st: &Stats) -> String {
+pub(crate) fn method_text(st: &Stats) -> String {
     let mut m = if st.bounding.is_empty() && st.guaranteed {
         "exact (graph and expression evaluation)".to_string()
     } else if st.bounding.is_empty() {
@@ -634,37 +636,23 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
     };
+    if p.epsilon.is_range() {
+        return crate::epsilon::run(a, input, options, engine, start);
+    }
     let overrides = ConstOverrides::parse_all(&p.consts).map_err(const_error)?;
     if !overrides.is_concrete() {
         return crate::experiment::run(a, input, &overrides, options, engine, start);
     }
     if let Some(plot) = &p.plot {
         return Err(Failure::error(format!(
-            "--plot {}: plots are drawn over a ranged constant; give one with --const, e.g. \
-             --const T=0:0.5:10",
+            "--plot {}: plots are drawn over a ranged constant or epsilon; give one with --const, \
+             e.g. --const T=0:0.5:10, or --epsilon 1e-1:1e-8",
             plot.display()
         ))
         .into());
     }
-    let chain = load_chain(
-        input,
-        &p.consts,
-        Some(props_path),
-        &a.limits,
-        start,
-        engine,
-        true,
-    )?;
-    let pf = chain.props.as_ref().expect("a property file was given");
-    let tr = Translator {
-        prog: &chain.prog,
-        props: pf,
-        source: chain.props_source.as_ref(),
-    };
-    let selected = selected_properties(p, pf)?;
-    let rewards = tr
-        .rewards()
-        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+    let (chain, selected, rewards) = load_checked(a, input, props_path, engine, start)?;
+    let tr = chain.translator();
     let limits = a.limits.limits(start);
     let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
     let mut stopped = None;
@@ -744,6 +732,44 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
     Ok(exit_code(stopped, &failed))
 }
 
+/// Load the chain of one assignment of the constants (`--const`, single values) with its
+/// property file: the chain, the properties `--prop` selects and the reward structures.
+pub(crate) fn load_checked(
+    a: &CheckArgs,
+    input: &Input,
+    props_path: &Path,
+    engine: EngineChoice,
+    start: Instant,
+) -> Result<(Chain, Vec<usize>, Vec<saturn_ctmc::props::RewardStructure>), Failure> {
+    let p = &a.prism;
+    let chain = load_chain(
+        input,
+        &p.consts,
+        Some(props_path),
+        &a.limits,
+        start,
+        engine,
+        true,
+    )?;
+    let tr = chain.translator();
+    let selected = selected_properties(p, tr.props)?;
+    let rewards = tr
+        .rewards()
+        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+    Ok((chain, selected, rewards))
+}
+
+impl Chain {
+    /// The translator of the chain's property file into CSL.
+    pub(crate) fn translator(&self) -> Translator<'_> {
+        Translator {
+            prog: &self.prog,
+            props: self.props.as_ref().expect("a property file was given"),
+            source: self.props_source.as_ref(),
+        }
+    }
+}
+
 /// The properties `--prop` selects (all by default), as indices into the file.
 pub(crate) fn selected_properties(
     p: &PrismCheckArgs,
@@ -813,19 +839,7 @@ pub(crate) fn check_rows(
                 Err(u) => Outcome::Failed(u.0),
                 Ok(f) => match checker.answer(&f) {
                     Ok(x) => Outcome::Answer(x),
-                    Err(CheckError::Stopped(i)) => {
-                        *stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(CheckError::Solve(SolveError::Interrupted)) => {
-                        let i = limits
-                            .check()
-                            .err()
-                            .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
-                        *stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(e) => Outcome::Failed(e.to_string()),
+                    Err(e) => failure_outcome(e, limits, stopped),
                 },
             }
         };
@@ -840,6 +854,30 @@ pub(crate) fn check_rows(
         });
     }
     rows
+}
+
+/// The outcome of a property whose check failed with `e`: stopped by a limit (noted in
+/// `stopped`), or failed.
+pub(crate) fn failure_outcome(
+    e: CheckError,
+    limits: &saturn_symbolic::Limits,
+    stopped: &mut Option<saturn_symbolic::Interrupted>,
+) -> Outcome {
+    match e {
+        CheckError::Stopped(i) => {
+            *stopped = Some(i);
+            Outcome::Stopped(i)
+        }
+        CheckError::Solve(SolveError::Interrupted) => {
+            let i = limits
+                .check()
+                .err()
+                .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
+            *stopped = Some(i);
+            Outcome::Stopped(i)
+        }
+        e => Outcome::Failed(e.to_string()),
+    }
 }
 
 /// The rows that failed, each said on stderr (`at`: where, e.g. the model and constants).
@@ -918,6 +956,24 @@ pub(crate) fn print_json(
             .collect::<Vec<_>>());
     }
     out::println(v)
+}
+
+/// [`print_json`] of an experiment's `fields` with the keys every run ends with: `seconds`
+/// (since `start`), `peak_memory_bytes` and `properties`.
+pub(crate) fn print_run_json(
+    a: &CheckArgs,
+    mut fields: Json,
+    properties: Vec<Json>,
+    start: Instant,
+    stopped: Option<saturn_symbolic::Interrupted>,
+    failed: &[&Row],
+) -> Result<(), out::OutputError> {
+    if let Json::Object(m) = &mut fields {
+        m.insert("seconds".into(), json!(start.elapsed().as_secs_f64()));
+        m.insert("peak_memory_bytes".into(), json!(peak_memory_bytes()));
+        m.insert("properties".into(), Json::Array(properties));
+    }
+    print_json(a, fields, stopped, failed)
 }
 
 /// 3 when a limit stopped the run, 2 when a property failed, else success.

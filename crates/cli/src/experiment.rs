@@ -21,13 +21,13 @@ use saturn_prism::{ConstOverrides, ConstSpec};
 
 use crate::check::CheckArgs;
 use crate::check_prism::{
-    check_rows, const_error, exit_code, load_chain_at, new_checker, print_json, report_failed,
+    check_rows, const_error, exit_code, load_chain_at, new_checker, print_run_json, report_failed,
     row_json, selected_properties, AutoChoice, EngineChoice, Outcome, Row,
 };
-use crate::load::{peak_memory_bytes, Input};
+use crate::load::Input;
 use crate::out;
 use crate::parse_prism::prism_failure;
-use crate::plot::{Bounds, Panel, Sample};
+use crate::plot::{Bounds, Measure, Panel, Sample};
 use crate::prism_csl::Translator;
 use crate::report::Failure;
 
@@ -118,7 +118,7 @@ fn values_of(consts: &ConstOverrides, names: &[&str]) -> Vec<String> {
 }
 
 /// A column-aligned table: the header, then the rows.
-fn table(t: &mut String, header: &[String], rows: &[Vec<String>]) {
+pub(crate) fn table(t: &mut String, header: &[String], rows: &[Vec<String>]) {
     let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (k, c) in r.iter().enumerate() {
@@ -375,7 +375,7 @@ pub fn run(
                 })
             })
             .collect();
-        print_json(
+        print_run_json(
             a,
             json!({
                 "input": "prism",
@@ -384,10 +384,9 @@ pub fn run(
                 "ranged": ranged,
                 "engine": engine_name,
                 "builds": builds,
-                "seconds": start.elapsed().as_secs_f64(),
-                "peak_memory_bytes": peak_memory_bytes(),
-                "properties": props,
             }),
+            props,
+            start,
             stopped,
             &failed,
         )?;
@@ -458,6 +457,7 @@ pub fn run(
                         y: plotted(&pt.rows[j]),
                     })
                     .collect(),
+                measure: Measure::Value,
             })
             .collect();
         let note = if fixed.is_empty() {
