@@ -241,7 +241,7 @@ fn panel(s: &mut String, f: &Figure, p: &Panel, left: f64, top: f64) {
     let y_labels = tick_labels(&ay);
     // the y axis's name left of its widest tick label (about 6.6 pixels a character)
     let widest = y_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let name_x = (x0 - 16.0 - 6.6 * widest as f64).max(left + 14.0);
+    let name_x = x0 - 16.0 - 6.6 * widest as f64;
     for (&t, label) in ay.ticks.iter().zip(y_labels) {
         let y = py(t);
         let _ = writeln!(
@@ -265,15 +265,26 @@ fn panel(s: &mut String, f: &Figure, p: &Panel, left: f64, top: f64) {
         y1 + 40.0,
         escape(f.x_name)
     );
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.2}" y="{:.2}" font-size="13" text-anchor="middle" transform="rotate(-90 {:.2} {:.2})">{}</text>"#,
-        name_x,
-        (y0 + y1) / 2.0,
-        name_x,
-        (y0 + y1) / 2.0,
-        p.measure.y_label()
-    );
+    if name_x >= left + 14.0 {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.2}" y="{:.2}" font-size="13" text-anchor="middle" transform="rotate(-90 {:.2} {:.2})">{}</text>"#,
+            name_x,
+            (y0 + y1) / 2.0,
+            name_x,
+            (y0 + y1) / 2.0,
+            p.measure.y_label()
+        );
+    } else {
+        // tick labels too wide for the name beside them: the name above the axis
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.2}" y="{:.2}" font-size="13" text-anchor="middle">{}</text>"#,
+            x0,
+            y0 - 12.0,
+            p.measure.y_label()
+        );
+    }
     // the band, its edges, the result
     for run in runs(&p.samples) {
         let upper = run.iter().map(|(x, b)| (px(*x), py(b.upper)));
