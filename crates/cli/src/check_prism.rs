@@ -39,6 +39,9 @@ use crate::statespace_prism::{at, bad_model, encode_failure_for, DEFAULT_PRISM_O
 /// Which CTMC engine computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
+    /// The symbolic engine where its rate matrix (EV*MxD and Gauss-Seidel cache) is smaller
+    /// than the sparse engine's CSR, else the sparse engine ([`AutoChoice`]).
+    Auto,
     /// Explicit sparse matrices (CSR), the baseline.
     Sparse,
     /// The rate matrix as an EV*MDD (thesis chapter 6), the graph questions on MDDs.
@@ -77,9 +80,10 @@ pub struct PrismCheckArgs {
     /// `formula` declarations are not counted).
     #[arg(long)]
     pub prop: Option<usize>,
-    /// The CTMC engine (`symbolic`, the default, is faster than `sparse` on every reference
-    /// model but the smallest FMS, and smaller on all but FMS: docs/ctmc.md).
-    #[arg(long, value_enum, default_value_t = EngineArg::Symbolic)]
+    /// The CTMC engine: `auto` (the default) builds the EV*MxD and keeps the symbolic engine
+    /// when it (with its cache) is smaller than the sparse matrix would be, else builds the
+    /// sparse one (docs/ctmc.md, "Engines").
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Symbolic engine: the split-point threshold of the Gauss-Seidel cache (thesis Figures
     /// 6.6-6.7); 0 sweeps the diagrams without a cache.
@@ -91,9 +95,11 @@ pub struct PrismCheckArgs {
     /// The relaxation weight of jor, sor and bsor, in (0, 2).
     #[arg(long, default_value_t = 0.9)]
     pub omega: f64,
-    /// Convergence threshold on the difference between iterates.
-    #[arg(long, default_value_t = 1e-6)]
-    pub epsilon: f64,
+    /// Convergence threshold on the difference between iterates; a range `1e-1:1e-10` (one
+    /// value a decade) or `START:FACTOR:END` checks every property at every epsilon, for its
+    /// bounds and satisfying sets against epsilon (thesis Figures 7.6-7.7; docs/ctmc.md).
+    #[arg(long, default_value = "1e-6")]
+    pub epsilon: crate::epsilon::EpsilonArg,
     /// Measure the absolute difference between iterates (default: relative, as PRISM).
     #[arg(long)]
     pub absolute: bool,
@@ -121,10 +127,10 @@ impl PrismCheckArgs {
                 "--omega must lie in (0, 2), got {w}"
             )));
         }
-        if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
+        let epsilon = self.epsilon.first();
+        if !(epsilon > 0.0 && epsilon.is_finite()) {
             return Err(Failure::error(format!(
-                "--epsilon must be a positive number, got {}",
-                self.epsilon
+                "--epsilon must be a positive number, got {epsilon}"
             )));
         }
         if self.max_iters == 0 {
@@ -132,7 +138,7 @@ impl PrismCheckArgs {
         }
         Ok(Options {
             method,
-            epsilon: self.epsilon,
+            epsilon,
             convergence: if self.absolute {
                 Convergence::Absolute
             } else {
@@ -192,9 +198,63 @@ pub struct Chain {
     /// The action of each event.
     pub actions: Vec<Option<usize>>,
     pub ctmc: Built,
+    /// With `--engine auto`: the sizes the choice was made from.
+    pub auto: Option<AutoChoice>,
     pub constants: String,
     /// Seconds to generate the states and build the matrix.
     pub build_seconds: f64,
+}
+
+/// What `--engine auto` measured: the symbolic engine's rate matrix (the EV*MxD of `R` and
+/// the split-point cache its sweeps run over) against the CSR the sparse engine would store
+/// for the same `R` (12 bytes per nonzero, 4 per row, the nonzeros counted on the EV*MxD).
+/// The symbolic engine is kept when its bytes are fewer: its cached Gauss-Seidel sweep costs
+/// about what the CSR sweep does (1.1-1.6x, docs/ctmc.md), and the cache holds what a sweep
+/// reads, so a smaller representation is not a slower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutoChoice {
+    pub matrix_bytes: u64,
+    pub cache_bytes: u64,
+    pub sparse_bytes: u64,
+}
+
+impl AutoChoice {
+    /// The symbolic engine's bytes.
+    pub fn symbolic_bytes(&self) -> u64 {
+        self.matrix_bytes + self.cache_bytes
+    }
+
+    /// Is the symbolic engine the one to keep?
+    pub fn symbolic(&self) -> bool {
+        self.symbolic_bytes() < self.sparse_bytes
+    }
+
+    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against CSR 289.6 MiB`.
+    pub fn text(&self) -> String {
+        format!(
+            "auto: EV*MxD {} + cache {} against CSR {}",
+            human_bytes(self.matrix_bytes),
+            human_bytes(self.cache_bytes),
+            human_bytes(self.sparse_bytes)
+        )
+    }
+
+    /// The JSON object `engine_auto`.
+    pub fn json(&self) -> Json {
+        json!({
+            "symbolic_matrix_bytes": self.matrix_bytes,
+            "symbolic_cache_bytes": self.cache_bytes,
+            "sparse_bytes": self.sparse_bytes,
+        })
+    }
+}
+
+/// The engine line of the text output (`engine: symbolic (auto: ...)`).
+pub(crate) fn engine_text(ctmc: &Built, auto: Option<&AutoChoice>) -> String {
+    match auto {
+        Some(c) => format!("{} ({})", ctmc.name(), c.text()),
+        None => ctmc.name().to_string(),
+    }
 }
 
 /// How to build the chain: the engine, and the symbolic engine's cache threshold (0: none).
@@ -300,7 +360,7 @@ pub fn load_chain_at(
         limits.check().is_err()
     })
     .map_err(Failure::error)?;
-    let mut ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+    let (mut ctmc, mut auto) = build_chain(&model, &order, &name, limit_args, limits, engine)?;
     if discrete {
         let rows = saturn_ctmc::props::dtmc::check_distributions(&model, ctmc.chain())
             .map_err(|e| Failure::error(format!("{name}: {e}")))?;
@@ -310,7 +370,7 @@ pub fn load_chain_at(
                  each is chosen with the same probability"
             );
             model = saturn_ctmc::props::dtmc::uniform_choice(&model);
-            ctmc = build_chain(&model, &order, &name, limit_args, limits, engine)?;
+            (ctmc, auto) = build_chain(&model, &order, &name, limit_args, limits, engine)?;
         }
     }
     let c = ctmc.chain();
@@ -328,12 +388,14 @@ pub fn load_chain_at(
         model,
         actions,
         ctmc,
+        auto,
         constants: ov.to_string(),
         build_seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
-/// Generate the reachable states of `model` and build its chain with `engine`.
+/// Generate the reachable states of `model` and build its chain with `engine` (`auto`: the
+/// EV*MxD first, then the sparse matrix instead when that is smaller, [`AutoChoice`]).
 fn build_chain(
     model: &GeneralModel,
     order: &[usize],
@@ -341,14 +403,15 @@ fn build_chain(
     limit_args: &LimitArgs,
     limits: saturn_symbolic::Limits,
     engine: EngineChoice,
-) -> Result<Built, Failure> {
+) -> Result<(Built, Option<AutoChoice>), Failure> {
     let (enc, ss) = generate_general(model, order, GenMethod::Saturation, &limits)
         .map_err(|e| encode_failure_for(e, name, limit_args))?;
     Ok(match engine.engine {
-        EngineArg::Sparse => {
-            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?))
-        }
-        EngineArg::Symbolic => {
+        EngineArg::Sparse => (
+            Built::Sparse(Box::new(build_sparse(model, &enc, &ss, name, limit_args)?)),
+            None,
+        ),
+        EngineArg::Symbolic | EngineArg::Auto => {
             let mut report = crate::progress::reporter("build", limit_args.progress, 0);
             if let Some(r) = report.as_mut() {
                 r("rate matrix as an EV*MDD");
@@ -370,8 +433,17 @@ fn build_chain(
             if engine.cache_threshold > 0 {
                 m.enable_cache(engine.cache_threshold);
             }
+            let auto = (engine.engine == EngineArg::Auto).then(|| AutoChoice {
+                matrix_bytes: m.matrix_bytes(),
+                cache_bytes: m.cache_bytes(),
+                sparse_bytes: m.csr_bytes(),
+            });
+            if auto.is_some_and(|c| !c.symbolic()) {
+                let s = build_sparse(model, m.encoded(), &ss, name, limit_args)?;
+                return Ok((Built::Sparse(Box::new(s)), auto));
+            }
             let c = SymbolicChain::new(model, m, limits).map_err(interrupted)?;
-            Built::Symbolic(Box::new(c))
+            (Built::Symbolic(Box::new(c)), auto)
         }
     })
 }
@@ -442,7 +514,7 @@ pub(crate) fn human_bytes(b: u64) -> String {
     }
 }
 
-fn num_json(x: f64) -> Json {
+pub(crate) fn num_json(x: f64) -> Json {
     if x.is_finite() {
         json!(x)
     } else {
@@ -487,7 +559,7 @@ fn bounds_json(a: &Answer, st: &Stats) -> Json {
 }
 
 /// How the bounds were obtained, in words.
-fn method_text(st: &Stats) -> String {
+pub(crate) fn method_text(st: &Stats) -> String {
     let mut m = if st.bounding.is_empty() && st.guaranteed {
         "exact (graph and expression evaluation)".to_string()
     } else if st.bounding.is_empty() {
@@ -564,37 +636,23 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
     };
+    if p.epsilon.is_range() {
+        return crate::epsilon::run(a, input, options, engine, start);
+    }
     let overrides = ConstOverrides::parse_all(&p.consts).map_err(const_error)?;
     if !overrides.is_concrete() {
         return crate::experiment::run(a, input, &overrides, options, engine, start);
     }
     if let Some(plot) = &p.plot {
         return Err(Failure::error(format!(
-            "--plot {}: plots are drawn over a ranged constant; give one with --const, e.g. \
-             --const T=0:0.5:10",
+            "--plot {}: plots are drawn over a ranged constant or epsilon; give one with --const, \
+             e.g. --const T=0:0.5:10, or --epsilon 1e-1:1e-8",
             plot.display()
         ))
         .into());
     }
-    let chain = load_chain(
-        input,
-        &p.consts,
-        Some(props_path),
-        &a.limits,
-        start,
-        engine,
-        true,
-    )?;
-    let pf = chain.props.as_ref().expect("a property file was given");
-    let tr = Translator {
-        prog: &chain.prog,
-        props: pf,
-        source: chain.props_source.as_ref(),
-    };
-    let selected = selected_properties(p, pf)?;
-    let rewards = tr
-        .rewards()
-        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+    let (chain, selected, rewards) = load_checked(a, input, props_path, engine, start)?;
+    let tr = chain.translator();
     let limits = a.limits.limits(start);
     let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
     let mut stopped = None;
@@ -616,6 +674,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
                 "type": chain.prog.model_type.name(),
                 "constants": chain.constants,
                 "engine": chain.ctmc.name(),
+                "engine_auto": chain.auto.as_ref().map(AutoChoice::json),
                 "states": states,
                 "transitions": transitions,
                 "deadlocks": chain.ctmc.chain().deadlocks().len(),
@@ -644,7 +703,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         let _ = writeln!(
             t,
             "engine: {}, rate matrix: {} (CSR: {})",
-            chain.ctmc.name(),
+            engine_text(&chain.ctmc, chain.auto.as_ref()),
             human_bytes(matrix_bytes),
             human_bytes(csr_bytes)
         );
@@ -671,6 +730,44 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
         out::print(&t)?;
     }
     Ok(exit_code(stopped, &failed))
+}
+
+/// Load the chain of one assignment of the constants (`--const`, single values) with its
+/// property file: the chain, the properties `--prop` selects and the reward structures.
+pub(crate) fn load_checked(
+    a: &CheckArgs,
+    input: &Input,
+    props_path: &Path,
+    engine: EngineChoice,
+    start: Instant,
+) -> Result<(Chain, Vec<usize>, Vec<saturn_ctmc::props::RewardStructure>), Failure> {
+    let p = &a.prism;
+    let chain = load_chain(
+        input,
+        &p.consts,
+        Some(props_path),
+        &a.limits,
+        start,
+        engine,
+        true,
+    )?;
+    let tr = chain.translator();
+    let selected = selected_properties(p, tr.props)?;
+    let rewards = tr
+        .rewards()
+        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+    Ok((chain, selected, rewards))
+}
+
+impl Chain {
+    /// The translator of the chain's property file into CSL.
+    pub(crate) fn translator(&self) -> Translator<'_> {
+        Translator {
+            prog: &self.prog,
+            props: self.props.as_ref().expect("a property file was given"),
+            source: self.props_source.as_ref(),
+        }
+    }
 }
 
 /// The properties `--prop` selects (all by default), as indices into the file.
@@ -742,19 +839,7 @@ pub(crate) fn check_rows(
                 Err(u) => Outcome::Failed(u.0),
                 Ok(f) => match checker.answer(&f) {
                     Ok(x) => Outcome::Answer(x),
-                    Err(CheckError::Stopped(i)) => {
-                        *stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(CheckError::Solve(SolveError::Interrupted)) => {
-                        let i = limits
-                            .check()
-                            .err()
-                            .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
-                        *stopped = Some(i);
-                        Outcome::Stopped(i)
-                    }
-                    Err(e) => Outcome::Failed(e.to_string()),
+                    Err(e) => failure_outcome(e, limits, stopped),
                 },
             }
         };
@@ -769,6 +854,30 @@ pub(crate) fn check_rows(
         });
     }
     rows
+}
+
+/// The outcome of a property whose check failed with `e`: stopped by a limit (noted in
+/// `stopped`), or failed.
+pub(crate) fn failure_outcome(
+    e: CheckError,
+    limits: &saturn_symbolic::Limits,
+    stopped: &mut Option<saturn_symbolic::Interrupted>,
+) -> Outcome {
+    match e {
+        CheckError::Stopped(i) => {
+            *stopped = Some(i);
+            Outcome::Stopped(i)
+        }
+        CheckError::Solve(SolveError::Interrupted) => {
+            let i = limits
+                .check()
+                .err()
+                .unwrap_or(saturn_symbolic::Interrupted::Cancelled);
+            *stopped = Some(i);
+            Outcome::Stopped(i)
+        }
+        e => Outcome::Failed(e.to_string()),
+    }
 }
 
 /// The rows that failed, each said on stderr (`at`: where, e.g. the model and constants).
@@ -847,6 +956,24 @@ pub(crate) fn print_json(
             .collect::<Vec<_>>());
     }
     out::println(v)
+}
+
+/// [`print_json`] of an experiment's `fields` with the keys every run ends with: `seconds`
+/// (since `start`), `peak_memory_bytes` and `properties`.
+pub(crate) fn print_run_json(
+    a: &CheckArgs,
+    mut fields: Json,
+    properties: Vec<Json>,
+    start: Instant,
+    stopped: Option<saturn_symbolic::Interrupted>,
+    failed: &[&Row],
+) -> Result<(), out::OutputError> {
+    if let Json::Object(m) = &mut fields {
+        m.insert("seconds".into(), json!(start.elapsed().as_secs_f64()));
+        m.insert("peak_memory_bytes".into(), json!(peak_memory_bytes()));
+        m.insert("properties".into(), Json::Array(properties));
+    }
+    print_json(a, fields, stopped, failed)
 }
 
 /// 3 when a limit stopped the run, 2 when a property failed, else success.

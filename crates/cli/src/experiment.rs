@@ -21,19 +21,22 @@ use saturn_prism::{ConstOverrides, ConstSpec};
 
 use crate::check::CheckArgs;
 use crate::check_prism::{
-    check_rows, const_error, exit_code, load_chain_at, new_checker, print_json, report_failed,
-    row_json, selected_properties, EngineChoice, Outcome, Row,
+    check_rows, const_error, exit_code, load_chain_at, new_checker, print_run_json, report_failed,
+    row_json, selected_properties, AutoChoice, EngineChoice, Outcome, Row,
 };
-use crate::load::{peak_memory_bytes, Input};
+use crate::load::Input;
 use crate::out;
 use crate::parse_prism::prism_failure;
-use crate::plot::{Bounds, Panel, Sample};
+use crate::plot::{Bounds, Measure, Panel, Sample};
 use crate::prism_csl::Translator;
 use crate::report::Failure;
 
 /// One chain built: the model constants' values and its size.
 struct Build {
     constants: String,
+    /// The engine's name, and what `--engine auto` measured.
+    engine: &'static str,
+    auto: Option<AutoChoice>,
     states: usize,
     transitions: u64,
     seconds: f64,
@@ -115,7 +118,7 @@ fn values_of(consts: &ConstOverrides, names: &[&str]) -> Vec<String> {
 }
 
 /// A column-aligned table: the header, then the rows.
-fn table(t: &mut String, header: &[String], rows: &[Vec<String>]) {
+pub(crate) fn table(t: &mut String, header: &[String], rows: &[Vec<String>]) {
     let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (k, c) in r.iter().enumerate() {
@@ -230,7 +233,6 @@ pub fn run(
     let mut builds: Vec<Build> = Vec::new();
     let mut points: Vec<Option<Point>> = (0..assignments.len()).map(|_| None).collect();
     let mut first = Some(first);
-    let mut engine_name = "";
     for idx in &groups {
         let chain = match first.take() {
             Some(c) => Some(c),
@@ -263,9 +265,10 @@ pub fn run(
             }
             continue;
         };
-        engine_name = chain.ctmc.name();
         let c = chain.ctmc.chain();
         builds.push(Build {
+            engine: chain.ctmc.name(),
+            auto: chain.auto,
             constants: values_of(&assignments[idx[0]], &model_consts)
                 .iter()
                 .zip(&model_consts)
@@ -312,6 +315,16 @@ pub fn run(
             &pt.rows,
         ));
     }
+    // the engines the chains were built with, each named once
+    let mut engine_name = String::new();
+    for b in &builds {
+        if !engine_name.split(',').any(|e| e == b.engine) {
+            if !engine_name.is_empty() {
+                engine_name.push(',');
+            }
+            engine_name.push_str(b.engine);
+        }
+    }
     if a.json {
         let props: Vec<Json> = (0..selected.len())
             .map(|j| {
@@ -354,13 +367,15 @@ pub fn run(
             .map(|b| {
                 json!({
                     "constants": b.constants,
+                    "engine": b.engine,
+                    "engine_auto": b.auto.as_ref().map(AutoChoice::json),
                     "states": b.states,
                     "transitions": b.transitions,
                     "build_seconds": b.seconds,
                 })
             })
             .collect();
-        print_json(
+        print_run_json(
             a,
             json!({
                 "input": "prism",
@@ -369,10 +384,9 @@ pub fn run(
                 "ranged": ranged,
                 "engine": engine_name,
                 "builds": builds,
-                "seconds": start.elapsed().as_secs_f64(),
-                "peak_memory_bytes": peak_memory_bytes(),
-                "properties": props,
             }),
+            props,
+            start,
             stopped,
             &failed,
         )?;
@@ -387,7 +401,7 @@ pub fn run(
         for b in &builds {
             let _ = writeln!(
                 t,
-                "{}states: {}, transitions: {} (built in {:.3} s)",
+                "{}states: {}, transitions: {} (built in {:.3} s){}",
                 if b.constants.is_empty() {
                     String::new()
                 } else {
@@ -395,7 +409,9 @@ pub fn run(
                 },
                 b.states,
                 b.transitions,
-                b.seconds
+                b.seconds,
+                b.auto
+                    .map_or_else(String::new, |c| format!(", engine {} ({})", b.engine, c.text()))
             );
         }
         let mut header: Vec<String> = ranged.iter().map(|s| s.to_string()).collect();
@@ -441,6 +457,7 @@ pub fn run(
                         y: plotted(&pt.rows[j]),
                     })
                     .collect(),
+                measure: Measure::Value,
             })
             .collect();
         let note = if fixed.is_empty() {

@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod args;
 mod check;
 mod check_prism;
+mod epsilon;
 mod experiment;
 mod export_prism;
 mod generate;

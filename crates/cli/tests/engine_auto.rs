@@ -1,0 +1,146 @@
+//! `saturn check --engine auto` (the default) chooses the engine from the sizes it measured,
+//! not from the model: the symbolic engine on structured chains (independent components, the
+//! corpus's kanban) whose EV*MxD is far smaller than the sparse matrix, the sparse engine on an
+//! unstructured chain (many distinct random rates between random states) whose EV*MxD is larger;
+//! the choice and both sizes are printed and in the JSON, and the answers agree with those of
+//! each forced engine.
+
+#[path = "support/prism_cli.rs"]
+mod prism_cli;
+use prism_cli::{files, json, run};
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
+/// `N` independent components, each failing and being repaired: `2^N` states, a product
+/// structure an EV*MxD stores in a few nodes per level.
+fn components(n: usize) -> String {
+    let mut m = String::from("ctmc\n");
+    for k in 0..n {
+        m += &format!(
+            "module c{k}\n  x{k} : [0..1];\n  [] x{k}=0 -> {} : (x{k}'=1);\n  [] x{k}=1 -> 2.5 : (x{k}'=0);\nendmodule\n",
+            0.5 + k as f64 / 10.0
+        );
+    }
+    m
+}
+
+/// A chain of 60 states whose every state jumps to three pseudo-random states at
+/// pseudo-random rates (no two alike): nothing for a decision diagram to share.
+fn unstructured() -> String {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut m = String::from("ctmc\nmodule m\n  s : [0..59];\n");
+    for s in 0..60 {
+        let mut updates = Vec::new();
+        for _ in 0..3 {
+            let to = next() % 60;
+            let rate = 0.1 + (next() % 100_000) as f64 / 10_000.0;
+            updates.push(format!("{rate} : (s'={to})"));
+        }
+        m += &format!("  [] s={s} -> {};\n", updates.join(" + "));
+    }
+    m + "endmodule\n"
+}
+
+/// `saturn check MODEL --props PROPS --json [--engine E]` in `d`: the JSON object.
+fn check(d: &std::path::Path, model: &str, props: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["check", model, "--props", props, "--json"];
+    args.extend(extra);
+    let (code, out, err) = run(d, &args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    json(&out)
+}
+
+/// The engine auto chose, its measured sizes (symbolic, sparse), checked for consistency
+/// with the choice.
+fn choice(v: &serde_json::Value) -> (String, u64, u64) {
+    let a = &v["engine_auto"];
+    let sym = a["symbolic_matrix_bytes"].as_u64().expect("matrix bytes")
+        + a["symbolic_cache_bytes"].as_u64().expect("cache bytes");
+    let sparse = a["sparse_bytes"].as_u64().expect("sparse bytes");
+    let engine = v["engine"].as_str().expect("engine").to_string();
+    assert_eq!(engine == "symbolic", sym < sparse, "{v}");
+    (engine, sym, sparse)
+}
+
+/// Every property's bounds from `auto` overlap those of each forced engine, and the results
+/// agree within the relative epsilon of the bounds (1e-6).
+fn agree(d: &std::path::Path, model: &str, props: &str, consts: &[&str], auto: &serde_json::Value) {
+    for engine in ["sparse", "symbolic"] {
+        let mut extra = consts.to_vec();
+        extra.extend(["--engine", engine]);
+        let forced = check(d, model, props, &extra);
+        assert_eq!(forced["engine"], engine);
+        assert!(forced["engine_auto"].is_null(), "{forced}");
+        let (pa, pf) = (&auto["properties"], &forced["properties"]);
+        for k in 0..pa.as_array().expect("properties").len() {
+            let (a, f) = (&pa[k], &pf[k]);
+            let num = |x: &serde_json::Value, key: &str| x[key].as_f64().expect(key);
+            let (ra, rf) = (num(a, "result"), num(f, "result"));
+            assert!(
+                (ra - rf).abs() <= 1e-6 * ra.abs().max(rf.abs()) + 1e-12,
+                "{engine} #{k}: {ra} vs {rf}"
+            );
+            assert!(
+                num(a, "lower") <= num(f, "upper") && num(f, "lower") <= num(a, "upper"),
+                "{engine} #{k}: disjoint bounds {a} {f}"
+            );
+        }
+    }
+}
+
+#[test]
+fn auto_picks_symbolic_on_independent_components_and_sparse_on_random_rates() {
+    let props = "S=? [ x0=1 & x1=0 ];\nP=? [ F<=1.5 x0=1 & x5=1 ];\nP=? [ x2=0 U x3=1 ];\n";
+    let d = files(&[("c.sm", &components(12)), ("c.props", props)]);
+    let v = check(&d, "c.sm", "c.props", &[]);
+    assert_eq!(v["states"], 4096);
+    let (engine, sym, sparse) = choice(&v);
+    assert_eq!(engine, "symbolic", "{v}");
+    assert!(sym * 10 < sparse, "EV*MxD {sym} against CSR {sparse}");
+    agree(&d, "c.sm", "c.props", &[], &v);
+    // the text output says it too
+    let (code, out, err) = run(&d, &["check", "c.sm", "--props", "c.props", "--prop", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("engine: symbolic (auto: EV*MxD ") && out.contains(" against CSR "),
+        "{out}"
+    );
+
+    let props = "S=? [ s<20 ];\nP=? [ F<=2 s=7 ];\nP=? [ s!=3 U s=7 ];\nR{\"r\"}=? [ F s=7 ];\n";
+    let model = unstructured() + "rewards \"r\"\n  true : 1;\nendrewards\n";
+    let d = files(&[("u.sm", &model), ("u.props", props)]);
+    let v = check(&d, "u.sm", "u.props", &[]);
+    let (engine, sym, sparse) = choice(&v);
+    assert_eq!(engine, "sparse", "{v}");
+    assert!(sym > sparse, "EV*MxD {sym} against CSR {sparse}");
+    agree(&d, "u.sm", "u.props", &[], &v);
+    let (code, out, err) = run(&d, &["check", "u.sm", "--props", "u.props", "--prop", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("engine: sparse (auto: EV*MxD "), "{out}");
+}
+
+#[test]
+fn auto_picks_symbolic_on_kanban() {
+    let Some(dir) = shared::existing(
+        shared::benchmarks("ctmc/kanban"),
+        "kanban's engine choice is not checked",
+    ) else {
+        return;
+    };
+    let (model, props) = (dir.join("kanban.prism"), dir.join("kanban.props"));
+    let (model, props) = (model.to_str().expect("path"), props.to_str().expect("path"));
+    let d = files(&[]);
+    let consts = ["--const", "t=2", "--prop", "1"];
+    let v = check(&d, model, props, &consts);
+    assert_eq!(v["states"], 4600);
+    let (engine, _, _) = choice(&v);
+    assert_eq!(engine, "symbolic", "{v}");
+    agree(&d, model, props, &consts, &v);
+}
