@@ -24,10 +24,12 @@ pub mod bounds;
 mod check;
 pub mod dtmc;
 mod rewards;
+mod show;
 
 pub use answer::{fmt_num, Answer};
 pub use bounds::{Bounded, Interval};
-pub use check::{CheckError, Checker, Stats};
+pub use check::{CheckError, Checker, RefineOrder, Refinement, Stats};
+pub use show::show;
 pub use rewards::RewardStructure;
 
 use saturn_model::expr::{BinOp, Expr};
