@@ -141,7 +141,10 @@ fn csl(f: &Csl, names: &[String]) -> String {
         Csl::Expr(e) => expr(e, names),
         Csl::Init => "\"init\"".into(),
         Csl::Deadlock => "\"deadlock\"".into(),
-        Csl::Not(a) => format!("!{}", sub(a)),
+        Csl::Not(a) => match &**a {
+            Csl::Expr(Expr::Bin(..)) => format!("!({})", csl(a, names)),
+            _ => format!("!{}", sub(a)),
+        },
         Csl::Bin(o, a, b) => format!("{} {} {}", sub(a), op(*o), sub(b)),
         Csl::Until { bound: b, left, right } => {
             format!("P{} [ {} U {} ]", bound(b), sub(left), sub(right))
