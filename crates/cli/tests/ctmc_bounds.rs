@@ -174,8 +174,10 @@ fn nested_thresholds_are_decided_by_refinement_in_both_orders() {
             assert!(!refined.is_empty(), "{order:?}: {q}");
             assert_eq!(q["refinements"], refined.len(), "{q}");
             assert!(
-                refined.iter().any(|r| r["subformula"] == "P>=0.5 [ true U s=2 ]"
-                    && r["epsilon"].as_f64().is_some_and(|e| e < 1e-6)),
+                refined
+                    .iter()
+                    .any(|r| r["subformula"] == "P>=0.5 [ true U s=2 ]"
+                        && r["epsilon"].as_f64().is_some_and(|e| e < 1e-6)),
                 "{order:?}: {q}"
             );
             assert_eq!(q["refine_order"], order.unwrap_or("bottom-up"), "{q}");

@@ -7,8 +7,8 @@ use std::rc::Rc;
 mod refine;
 mod timed;
 
-pub use refine::{RefineOrder, Refinement};
 use refine::Memo;
+pub use refine::{RefineOrder, Refinement};
 
 use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};

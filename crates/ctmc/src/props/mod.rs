@@ -29,8 +29,8 @@ mod show;
 pub use answer::{fmt_num, Answer};
 pub use bounds::{Bounded, Interval};
 pub use check::{CheckError, Checker, RefineOrder, Refinement, Stats};
-pub use show::show;
 pub use rewards::RewardStructure;
+pub use show::show;
 
 use saturn_model::expr::{BinOp, Expr};
 

@@ -113,7 +113,8 @@ fn operand(e: &Expr, parent: BinOp, left: bool, names: &[String]) -> String {
     match e {
         Expr::Bin(o, ..) => {
             let assoc = matches!(parent, BinOp::And | BinOp::Or | BinOp::Add | BinOp::Mul);
-            if prec(*o) > prec(parent) || prec(*o) == prec(parent) && (left || assoc) && *o == parent
+            if prec(*o) > prec(parent)
+                || prec(*o) == prec(parent) && (left || assoc) && *o == parent
             {
                 expr(e, names)
             } else {
@@ -146,7 +147,11 @@ fn csl(f: &Csl, names: &[String]) -> String {
             _ => format!("!{}", sub(a)),
         },
         Csl::Bin(o, a, b) => format!("{} {} {}", sub(a), op(*o), sub(b)),
-        Csl::Until { bound: b, left, right } => {
+        Csl::Until {
+            bound: b,
+            left,
+            right,
+        } => {
             format!("P{} [ {} U {} ]", bound(b), sub(left), sub(right))
         }
         Csl::TimedUntil {
@@ -177,7 +182,11 @@ fn csl(f: &Csl, names: &[String]) -> String {
             };
             format!("R{{{}}}{} [ {p} ]", structure + 1, bound(b))
         }
-        Csl::Filter { op: o, prop, states } => {
+        Csl::Filter {
+            op: o,
+            prop,
+            states,
+        } => {
             let name = format!("{o:?}").to_lowercase();
             match states {
                 Some(s) => format!("filter({name}, {}, {})", csl(prop, names), csl(s, names)),

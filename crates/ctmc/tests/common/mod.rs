@@ -52,10 +52,7 @@ pub fn closure(r: &[Vec<f64>]) -> Vec<Vec<bool>> {
 pub fn explicit_states(
     model: &saturn_model::GeneralModel,
     limit: usize,
-) -> (
-    Vec<Vec<i64>>,
-    std::collections::BTreeMap<Vec<i64>, usize>,
-) {
+) -> (Vec<Vec<i64>>, std::collections::BTreeMap<Vec<i64>, usize>) {
     let ss = saturn_reference::general::explore_general(model, limit).expect("explores");
     let states: Vec<Vec<i64>> = ss.states.iter().cloned().collect();
     let index = states
