@@ -13,7 +13,7 @@ use clap::ValueEnum;
 use serde_json::{json, Value as Json};
 
 use saturn_ctmc::props::dtmc::Rows;
-use saturn_ctmc::props::{fmt_num, Answer, CheckError, Checker, Stats};
+use saturn_ctmc::props::{fmt_num, Answer, CheckError, Checker, RefineOrder, Stats};
 use saturn_ctmc::solve::{Convergence, Method, Options, SolveError};
 use saturn_ctmc::sparse::SparseCtmc;
 use saturn_ctmc::symbolic::chain::SymbolicChain;
@@ -61,6 +61,24 @@ pub enum SolverArg {
     Bsor,
 }
 
+/// The order in which nested formulas are refined (thesis Figure 7.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RefineArg {
+    /// The outer operator's epsilon first, its operands when its bounds stop narrowing.
+    TopDown,
+    /// The operands first, the outer operator when that stops changing its bounds.
+    BottomUp,
+}
+
+impl From<RefineArg> for RefineOrder {
+    fn from(r: RefineArg) -> RefineOrder {
+        match r {
+            RefineArg::TopDown => RefineOrder::TopDown,
+            RefineArg::BottomUp => RefineOrder::BottomUp,
+        }
+    }
+}
+
 /// The flags of `check` for PRISM models.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PrismCheckArgs {
@@ -106,6 +124,11 @@ pub struct PrismCheckArgs {
     /// Give up (no result, exit 2) after this many iterations.
     #[arg(long = "max-iters", default_value_t = 10_000)]
     pub max_iters: usize,
+    /// The order in which the subformulas of a nested property are refined when the default
+    /// epsilon leaves the answer undecided (thesis 7.2, Figure 7.5; bottom-up was cheaper on
+    /// the nested formulas measured: docs/ctmc.md, "Bounds").
+    #[arg(long, value_enum, default_value_t = RefineArg::BottomUp)]
+    pub refine: RefineArg,
 }
 
 impl PrismCheckArgs {
@@ -555,6 +578,12 @@ fn bounds_json(a: &Answer, st: &Stats) -> Json {
         "epsilon": st.epsilon,
         "undecided_states": st.undecided,
         "refinements": st.refinements,
+        "refined": st.refined.iter().map(|r| json!({
+            "subformula": r.subformula,
+            "epsilon": r.epsilon,
+        })).collect::<Vec<_>>(),
+        "refine_order": st.order.name(),
+        "solves": st.solves,
     })
 }
 
@@ -615,6 +644,14 @@ fn bounds_text(a: &Answer, st: &Stats) -> String {
             method_text(st)
         );
     }
+    if !st.refined.is_empty() {
+        let steps: Vec<String> = st
+            .refined
+            .iter()
+            .map(|r| format!("{} to {:e}", r.subformula, r.epsilon))
+            .collect();
+        t += &format!("\nRefined ({}): {}", st.order.name(), steps.join("; "));
+    }
     t
 }
 
@@ -654,7 +691,8 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let (chain, selected, rewards) = load_checked(a, input, props_path, engine, start)?;
     let tr = chain.translator();
     let limits = a.limits.limits(start);
-    let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
+    let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress)
+        .refine_order(p.refine.into());
     let mut stopped = None;
     let rows = check_rows(&mut checker, &tr, &selected, &limits, &mut stopped);
     let failed = report_failed(&a.model, &rows);

@@ -287,7 +287,8 @@ pub fn run(
         }
         .rewards()
         .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
-        let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress);
+        let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress)
+            .refine_order(a.prism.refine.into());
         let mut prog = chain.prog.clone();
         for &i in idx {
             // the property constants of this point: the file checked again, the chain kept

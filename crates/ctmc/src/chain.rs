@@ -57,6 +57,32 @@ pub trait Chain {
     /// `through`; `target` included (the CTL `E[through U target]`).
     fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError>;
 
+    /// The states reachable from a state of `from` along paths whose states before the last
+    /// satisfy `through`; `from` included (what a path formula evaluated in `from` can visit,
+    /// for the nested refinement of thesis 7.2). By default breadth-first, one product `x R`
+    /// per layer.
+    fn forward_reach(&self, through: &[bool], from: &[bool]) -> Result<Vec<bool>, CheckError> {
+        let r = self.rates();
+        let mut seen = from.to_vec();
+        let mut frontier: Vec<f64> = (0..seen.len())
+            .map(|i| if seen[i] && through[i] { 1.0 } else { 0.0 })
+            .collect();
+        while frontier.iter().any(|&x| x > 0.0) {
+            let mut next = vec![0.0; seen.len()];
+            r.vec_mul_add(&frontier, &mut next);
+            for (i, x) in next.iter_mut().enumerate() {
+                if *x > 0.0 && !seen[i] {
+                    seen[i] = true;
+                    *x = if through[i] { 1.0 } else { 0.0 };
+                } else {
+                    *x = 0.0;
+                }
+            }
+            frontier = next;
+        }
+        Ok(seen)
+    }
+
     /// The bottom SCCs (recurrent classes; a deadlock state is one on its own), each as its
     /// sorted state indices, sorted by first state.
     fn bottom_sccs(&self) -> Result<Vec<Vec<u32>>, CheckError>;
@@ -114,6 +140,10 @@ impl Chain for SparseCtmc {
 
     fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError> {
         Ok(crate::graph::backward_reach(&self.r, through, target))
+    }
+
+    fn forward_reach(&self, through: &[bool], from: &[bool]) -> Result<Vec<bool>, CheckError> {
+        Ok(crate::graph::forward_reach(&self.r, through, from))
     }
 
     fn bottom_sccs(&self) -> Result<Vec<Vec<u32>>, CheckError> {

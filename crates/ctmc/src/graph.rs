@@ -97,6 +97,25 @@ pub fn backward_reach(r: &SparseMatrix, through: &[bool], target: &[bool]) -> Ve
     seen
 }
 
+/// The states reachable from a state of `from` along paths whose states before the last
+/// satisfy `through` (forward search over the rows of `r`); `from` states included.
+pub fn forward_reach(r: &SparseMatrix, through: &[bool], from: &[bool]) -> Vec<bool> {
+    let mut seen = from.to_vec();
+    let mut work: Vec<usize> = (0..seen.len()).filter(|&i| seen[i]).collect();
+    while let Some(i) = work.pop() {
+        if !through[i] {
+            continue;
+        }
+        for (j, _) in r.row(i) {
+            if !seen[j] {
+                seen[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    seen
+}
+
 /// Prob0 for `a U b`: the states where the probability is 0 (no path through `a` to `b`).
 pub fn prob0(r: &SparseMatrix, a: &[bool], b: &[bool]) -> Vec<bool> {
     backward_reach(r, a, b).into_iter().map(|x| !x).collect()

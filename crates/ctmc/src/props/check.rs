@@ -4,7 +4,11 @@ use saturn_model::expr::Value;
 use saturn_model::GeneralModel;
 use std::rc::Rc;
 
+mod refine;
 mod timed;
+
+use refine::Memo;
+pub use refine::{RefineOrder, Refinement};
 
 use super::answer::{filter, fold_initial, Answer};
 use super::bounds::{combine, decide, Bounded, Interval};
@@ -53,10 +57,19 @@ pub struct Stats {
     /// Solves whose bounds did not reach epsilon within the iteration limit (their bounds are
     /// the ones they had).
     pub wide: Vec<String>,
-    /// Re-evaluations with a smaller epsilon to decide nested thresholds (thesis 7.2).
+    /// Reductions of a subformula's epsilon to decide nested thresholds or narrow the answer
+    /// (thesis 7.2): `refined.len()`.
     pub refinements: usize,
-    /// The epsilon of the last evaluation (the option's, divided at each refinement).
+    /// Each refinement in order: the subformula refined and its new epsilon.
+    pub refined: Vec<Refinement>,
+    /// The order of refinement (thesis Figure 7.5).
+    pub order: RefineOrder,
+    /// The smallest epsilon any subformula was computed with (the option's when nothing was
+    /// refined).
     pub epsilon: f64,
+    /// Evaluations of the probabilistic, steady-state and reward operators, refinements
+    /// included (a memoised result reused is not counted).
+    pub solves: usize,
 }
 
 impl Stats {
@@ -68,19 +81,19 @@ impl Stats {
         }
     }
 
-    fn note_bounding(&mut self, how: &str) {
+    pub(super) fn note_bounding(&mut self, how: &str) {
         if !self.bounding.iter().any(|b| b == how) {
             self.bounding.push(how.to_string());
         }
     }
 
-    fn note_wide(&mut self, what: &str) {
+    pub(super) fn note_wide(&mut self, what: &str) {
         if !self.wide.iter().any(|b| b == what) {
             self.wide.push(what.to_string());
         }
     }
 
-    fn note_unguaranteed(&mut self, what: &str) {
+    pub(super) fn note_unguaranteed(&mut self, what: &str) {
         self.guaranteed = false;
         if !self.unguaranteed.iter().any(|b| b == what) {
             self.unguaranteed.push(what.to_string());
@@ -102,15 +115,22 @@ pub struct Checker<'a> {
     options: Options,
     progress: CheckProgress<'a>,
     bsccs: Option<Vec<Vec<u32>>>,
-    pis: Option<Vec<Cycle>>,
+    /// The recurrent classes' bounds and the epsilon they were solved to.
+    pis: Option<(f64, Vec<Cycle>)>,
     reward_rates: Vec<Option<Rc<[f64]>>>,
     stats: Stats,
     /// The chain is a DTMC ([`Checker::discrete_time`]).
     discrete: bool,
+    /// The subformulas of the property being answered (thesis 7.2).
+    memo: Memo,
+    /// The bounds an operator computed before comparing them with its threshold.
+    stash: Option<Numbers>,
+    order: RefineOrder,
 }
 
 /// A value in every state: one value everywhere (an irreducible chain's long-run averages,
 /// a filter's answer) is kept once, not once per state.
+#[derive(Clone, PartialEq)]
 enum Vals {
     Same(Bounded, usize),
     Each(Vec<Bounded>),
@@ -141,6 +161,7 @@ impl Vals {
 
 /// A number in every state with its bounds: one interval everywhere (an irreducible chain's
 /// long-run average) or lower and upper bounds per state.
+#[derive(Clone)]
 enum Numbers {
     Everywhere(Interval),
     PerState(Vec<f64>, Vec<f64>),
@@ -160,11 +181,6 @@ impl Sets {
     }
 }
 
-/// Refinements (thesis 7.2) at most per property: each divides epsilon by [`REFINE_FACTOR`].
-const MAX_REFINEMENTS: usize = 4;
-const REFINE_FACTOR: f64 = 100.0;
-/// Refinement stops before epsilon goes below this (the doubles' resolution).
-const MIN_EPSILON: f64 = 1e-14;
 /// Iterations the regenerative steady-state bounds get per bottom SCC before the stationary
 /// solver's estimate (marked not guaranteed) is taken instead.
 const REGENERATIVE_BUDGET: usize = 2_000;
@@ -191,6 +207,9 @@ impl<'a> Checker<'a> {
             reward_rates: vec![None; rewards.len()],
             stats: Stats::default(),
             discrete: false,
+            memo: Memo::default(),
+            stash: None,
+            order: RefineOrder::default(),
         }
     }
 
@@ -207,6 +226,12 @@ impl<'a> Checker<'a> {
         self
     }
 
+    /// The order in which nested formulas are refined (thesis Figure 7.5).
+    pub fn refine_order(mut self, order: RefineOrder) -> Self {
+        self.order = order;
+        self
+    }
+
     /// The figures of the last [`Checker::answer`].
     pub fn stats(&self) -> &Stats {
         &self.stats
@@ -216,56 +241,25 @@ impl<'a> Checker<'a> {
     /// several, PRISM's conventions: a boolean holds when it holds in all of them, a number is
     /// the range over them. A top-level filter gives its own answer.
     ///
-    /// Nested refinement (thesis 7.2): when a threshold inside `f` left states undecided and
-    /// the answer needs them (it is an undecided boolean), or the answer is a number wider
-    /// than epsilon (an undecided inner threshold, a stationary average whose bounds are
-    /// relative to the distribution's total rather than to the average), `f` is evaluated again with epsilon divided by [`REFINE_FACTOR`], at most
-    /// [`MAX_REFINEMENTS`] times and not below [`MIN_EPSILON`]; a refinement whose solver does
-    /// not converge keeps the last answer. What stays undecided is answered
+    /// Nested refinement (thesis 7.2, Figures 7.4-7.5, [`refine`]): when a threshold inside
+    /// `f` left states undecided that the answer needs (it is an undecided boolean), or the
+    /// answer is a number wider than epsilon (an undecided inner threshold, a stationary
+    /// average whose bounds are relative to the distribution's total rather than to the
+    /// average), the subformulas are refined one at a time in the checker's
+    /// [`RefineOrder`], each at most a few times and not below 1e-14; a refinement whose
+    /// solver does not converge keeps the last answer. What stays undecided is answered
     /// [`Answer::Undecided`] (or as the interval it has), never guessed.
     pub fn answer(&mut self, f: &Csl) -> Result<Answer, CheckError> {
         let base = self.options;
-        let result = self.answer_refined(f);
-        if self.options.epsilon != base.epsilon {
-            // the recurrent classes' vectors were solved to the refined epsilon
+        self.memo = Memo::new(base.epsilon, f);
+        let result = self.eval_nested(f);
+        if self.pis.as_ref().is_some_and(|(e, _)| *e != base.epsilon) {
+            // the recurrent classes' vectors were solved to a refined epsilon
             self.pis = None;
         }
         self.options = base;
+        self.memo = Memo::default();
         result
-    }
-
-    fn answer_refined(&mut self, f: &Csl) -> Result<Answer, CheckError> {
-        let mut refinements = 0;
-        let mut answer = self.answer_once(f)?;
-        loop {
-            // more precision is what the answer needs, and a smaller epsilon can give it
-            // (not when a solve already ran out of iterations)
-            let needs = self.stats.wide.is_empty()
-                && match &answer {
-                    Answer::Undecided => self.stats.undecided > 0,
-                    a => a
-                        .bounds()
-                        .is_some_and(|i| i.relative_width() > self.options.epsilon),
-                };
-            let eps = self.options.epsilon / REFINE_FACTOR;
-            if !needs || refinements == MAX_REFINEMENTS || eps < MIN_EPSILON {
-                break;
-            }
-            let keep = (std::mem::take(&mut self.stats), self.options);
-            self.options.epsilon = eps;
-            self.pis = None;
-            refinements += 1;
-            match self.answer_once(f) {
-                Ok(a) => answer = a,
-                Err(CheckError::Solve(SolveError::NotConverged { .. })) => {
-                    (self.stats, self.options) = keep;
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        self.stats.refinements = refinements;
-        Ok(answer)
     }
 
     fn answer_once(&mut self, f: &Csl) -> Result<Answer, CheckError> {
@@ -273,7 +267,7 @@ impl<'a> Checker<'a> {
         if let Csl::Filter { op, prop, states } = f {
             return self.filter(*op, prop, states.as_deref());
         }
-        let v = self.eval_vals(f)?;
+        let v = self.eval_error(f)?;
         let init = self.ctmc.initial();
         if init.is_empty() {
             return Err(CheckError::Filter("the model has no initial state".into()));
@@ -282,13 +276,21 @@ impl<'a> Checker<'a> {
         fold_initial(&vals)
     }
 
-    /// The value of `f` in every state, with its bounds.
+    /// The value of `f` in every state, with its bounds (not refined).
     pub fn eval(&mut self, f: &Csl) -> Result<Vec<Bounded>, CheckError> {
+        self.memo = Memo::new(self.options.epsilon, f);
         self.stats = Stats::fresh(self.options.epsilon);
-        Ok(self.eval_vals(f)?.into_vec())
+        let v = self.eval_error(f);
+        if v.is_ok() {
+            self.gather(f);
+        }
+        self.memo = Memo::default();
+        Ok((*v?).clone().into_vec())
     }
 
-    fn eval_vals(&mut self, f: &Csl) -> Result<Vals, CheckError> {
+    /// The value of `f` in every state from its operands' memoised values
+    /// ([`Checker::eval_error`] memoises it).
+    fn eval_here(&mut self, f: &Csl) -> Result<Vals, CheckError> {
         let n = self.ctmc.len();
         Ok(match f {
             Csl::Expr(e) => {
@@ -313,9 +315,9 @@ impl<'a> Checker<'a> {
                 )
             }
             Csl::Bin(op, a, b) => {
-                let (a, b) = (self.eval_vals(a)?, self.eval_vals(b)?);
+                let (a, b) = (self.eval_error(a)?, self.eval_error(b)?);
                 let bin = |x, y| combine(*op, x, y).map_err(CheckError::Eval);
-                match (&a, &b) {
+                match (&*a, &*b) {
                     (Vals::Same(x, _), Vals::Same(y, _)) => Vals::Same(bin(*x, *y)?, n),
                     _ => Vals::Each(
                         (0..n)
@@ -415,7 +417,7 @@ impl<'a> Checker<'a> {
 
     /// A state formula as its lower and upper sets.
     fn sets(&mut self, f: &Csl) -> Result<Sets, CheckError> {
-        let v = self.eval_vals(f)?;
+        let v = self.eval_error(f)?;
         let n = v.len();
         let mut s = Sets {
             lo: Vec::with_capacity(n),
@@ -436,6 +438,7 @@ impl<'a> Checker<'a> {
     /// holds the bound is undecided (and counted in the stats); when some value computed so far
     /// is an estimate without a bound, every state is undecided.
     fn bounded(&mut self, x: Numbers, bound: Option<(Rel, f64)>, n: usize) -> Vals {
+        self.stash = Some(x.clone());
         let mut undecided = 0;
         // an estimate without an error bound decides nothing
         let guessing = !self.stats.guaranteed;
@@ -470,7 +473,7 @@ impl<'a> Checker<'a> {
         prop: &Csl,
         states: Option<&Csl>,
     ) -> Result<Answer, CheckError> {
-        let v = self.eval_vals(prop)?;
+        let v = self.eval_error(prop)?;
         let sel: Vec<usize> = match states {
             None => (0..v.len()).collect(),
             Some(s) => {
@@ -688,7 +691,9 @@ impl<'a> Checker<'a> {
     /// [`absorbing_bounds`] with `R` in place of its transpose (the sweeps go over the incoming
     /// rates), solved by interval iteration: `y` lies in `[lo, hi]` on every state.
     fn recurrent(&mut self) -> Result<(), CheckError> {
-        if self.pis.is_some() {
+        // solved to this epsilon or a smaller one: as good
+        let eps = self.options.epsilon;
+        if self.pis.as_ref().is_some_and(|(e, _)| *e <= eps) {
             return Ok(());
         }
         // taken out while the classes are solved (not copied: a list of the chain's size)
@@ -788,7 +793,7 @@ impl<'a> Checker<'a> {
             });
         }
         self.bsccs = Some(bsccs);
-        self.pis = Some(pis);
+        self.pis = Some((eps, pis));
         Ok(())
     }
 
@@ -800,7 +805,7 @@ impl<'a> Checker<'a> {
         self.recurrent()?;
         let n = w.len();
         let bsccs = self.bsccs.as_ref().expect("computed");
-        let pis = self.pis.as_ref().expect("computed");
+        let pis = &self.pis.as_ref().expect("computed").1;
         self.stats.bsccs = Some(bsccs.len());
         if pis.iter().any(|c| !c.guaranteed) {
             self.stats.note_unguaranteed(

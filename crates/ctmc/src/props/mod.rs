@@ -24,11 +24,13 @@ pub mod bounds;
 mod check;
 pub mod dtmc;
 mod rewards;
+mod show;
 
 pub use answer::{fmt_num, Answer};
 pub use bounds::{Bounded, Interval};
-pub use check::{CheckError, Checker, Stats};
+pub use check::{CheckError, Checker, RefineOrder, Refinement, Stats};
 pub use rewards::RewardStructure;
+pub use show::show;
 
 use saturn_model::expr::{BinOp, Expr};
 

@@ -46,3 +46,19 @@ pub fn closure(r: &[Vec<f64>]) -> Vec<Vec<bool>> {
     }
     reach
 }
+
+/// The reachable states of `model` by explicit exploration (at most `limit`), in value order,
+/// and the index of each.
+pub fn explicit_states(
+    model: &saturn_model::GeneralModel,
+    limit: usize,
+) -> (Vec<Vec<i64>>, std::collections::BTreeMap<Vec<i64>, usize>) {
+    let ss = saturn_reference::general::explore_general(model, limit).expect("explores");
+    let states: Vec<Vec<i64>> = ss.states.iter().cloned().collect();
+    let index = states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.clone(), i))
+        .collect();
+    (states, index)
+}
