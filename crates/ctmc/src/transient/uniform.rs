@@ -60,7 +60,7 @@ fn rate_of(exit: impl Iterator<Item = f64>) -> f64 {
 /// second evaluation a wider answer would need (kanban t=4 `P=? [ F<=10 x4=t ]`, 2.7e-4: cut at
 /// 1e-9 it was 4e-6 wide relative and refined).
 fn window_eps(epsilon: f64) -> f64 {
-    (epsilon * 1e-10).clamp(1e-300, 1e-16)
+    (epsilon * 1e-10).clamp(1e-300, 1e-11)
 }
 
 /// How often (in steps) the steady-state detection looks at the iterate.
