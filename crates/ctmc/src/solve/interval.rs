@@ -376,14 +376,19 @@ fn upper_start(
             return Err(SolveError::Interrupted);
         }
         if worst <= 0.5 || sweeps >= o.max_iters {
-            break fv
-                .iter()
-                .zip(&ones)
-                .map(|(f, one)| f - one)
-                .collect::<Vec<f64>>();
+            break fv;
         }
     };
     *iterations += sweeps;
+    // `d = v - P v = v - (F(v) - 1)` in place of `F(v)` (each vector of the chain's size is
+    // dropped as soon as it is done with: they are the solver's memory)
+    let mut d = pv;
+    for ((d, &v), &one) in d.iter_mut().zip(&v).zip(&ones) {
+        *d = v - (*d - one);
+    }
+    drop(vstep);
+    drop(zero_fixed);
+    drop(ones);
     let relax = plain(inv, c, fixed);
     let fl = jacobi(rt, &relax, lo);
     // k >= residual / (v - P v) on every unknown state, with room for rounding
@@ -393,12 +398,13 @@ fn upper_start(
             continue;
         }
         let r = (fl[s] - lo[s]).max(0.0);
-        let d = v[s] - pv[s];
+        let d = d[s];
         if d <= 0.0 || !d.is_finite() {
             return Ok(None);
         }
         k = k.max(r / d);
     }
+    drop((fl, d));
     let mut k = (k * 2.0).max(f64::MIN_POSITIVE);
     for _ in 0..8 {
         let u: Vec<f64> = (0..lo.len())
