@@ -481,3 +481,47 @@ impl RateMatrix for View<'_> {
         self.m.bytes()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rates are kept exactly whatever their number: a byte per rate up to 256 distinct
+    /// values, two up to 65,536, the rate itself beyond; the columns and the transpose hold the
+    /// same entries as the triples.
+    #[test]
+    fn rates_are_exact_at_every_width() {
+        for (distinct, width) in [(3usize, 1usize), (256, 1), (257, 2), (65_536, 2), (65_537, 8)] {
+            let n = 400usize;
+            let mut t = Vec::new();
+            let mut k = 0usize;
+            'fill: for i in 0..n {
+                for j in 0..n {
+                    if i == j {
+                        continue;
+                    }
+                    if t.len() == distinct + 50 {
+                        break 'fill;
+                    }
+                    // distinct values first, then repeats
+                    let v = 0.1 + (k % distinct) as f64 / 3.0;
+                    t.push((i as u32, j as u32, v));
+                    k += 1;
+                }
+            }
+            let m = SparseMatrix::from_triples(n, t.clone());
+            assert_eq!(m.codes.width(), width, "{distinct} distinct rates");
+            assert_eq!(m.nonzeros(), t.len());
+            let mut got: Vec<(u32, u32, f64)> = (0..n)
+                .flat_map(|j| m.col(j).map(move |(i, v)| (i as u32, j as u32, v)))
+                .collect();
+            got.sort_by_key(|&(i, j, _)| (i, j));
+            assert_eq!(got, t);
+            let rows = m.transpose();
+            let back: Vec<(u32, u32, f64)> = (0..n)
+                .flat_map(|i| rows.col(i).map(move |(j, v)| (i as u32, j as u32, v)))
+                .collect();
+            assert_eq!(back, t);
+        }
+    }
+}
