@@ -172,7 +172,9 @@ impl Built {
         match self {
             Built::Sparse(c) => {
                 let b = saturn_ctmc::RateMatrix::memory_bytes(c.as_ref());
-                (b, b)
+                // CSR as the symbolic engine counts it: 12 bytes per nonzero, 4 per row
+                let nnz = saturn_ctmc::RateMatrix::nonzeros(c.as_ref());
+                (b, 12 * nnz + 4 * (c.len() as u64 + 1))
             }
             Built::Symbolic(c) => {
                 let m = c.ctmc();

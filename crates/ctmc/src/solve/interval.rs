@@ -83,7 +83,7 @@ pub fn absorbing_bounds(
         fixed,
         c,
     };
-    let iterated = iterate(&sys, h, range, stop, o, progress);
+    let iterated = iterate(&sys, range, stop, o, progress);
     let spent = match &iterated {
         Ok(b) if !b.within => b.iterations,
         Err(SolveError::NotConverged { iterations, .. }) => *iterations,
@@ -113,7 +113,6 @@ pub fn absorbing_bounds(
 /// [`absorbing_bounds`] by iteration alone.
 fn iterate(
     sys: &System<'_>,
-    h: &[f64],
     range: Option<(f64, f64)>,
     stop: Gap,
     o: &Options,
@@ -126,7 +125,7 @@ fn iterate(
     };
     let (low, high) = range.unwrap_or((0.0, f64::INFINITY));
     // the lower side first, with the solver's usual stopping rule (a good lower iterate)
-    let below = absorbing_from(rt, h, fixed, c, low, &sound, progress)?;
+    let below = absorbing_from(rt, inv, fixed, c, low, &sound, progress)?;
     let mut iterations = below.iterations;
     let method = monotone(below.method);
     let lo = below.x;
@@ -405,19 +404,25 @@ fn upper_start(
         k = k.max(r / d);
     }
     drop((fl, d));
-    let mut k = (k * 2.0).max(f64::MIN_POSITIVE);
+    let k = (k * 2.0).max(f64::MIN_POSITIVE);
+    let mut u: Vec<f64> = (0..lo.len())
+        .map(|s| match fixed[s] {
+            Some(f) => f,
+            None => lo[s] + k * v[s],
+        })
+        .collect();
+    drop(v);
     for _ in 0..8 {
-        let u: Vec<f64> = (0..lo.len())
-            .map(|s| match fixed[s] {
-                Some(f) => f,
-                None => lo[s] + k * v[s],
-            })
-            .collect();
         let fu = jacobi(rt, &relax, &u);
         if (0..u.len()).all(|s| fixed[s].is_some() || fu[s] <= u[s]) {
             return Ok(Some(u));
         }
-        k *= 16.0;
+        // k times 16, from `u` rather than `v` (dropped): `u` is checked whatever its rounding
+        for s in 0..u.len() {
+            if fixed[s].is_none() {
+                u[s] = lo[s] + (u[s] - lo[s]) * 16.0;
+            }
+        }
     }
     Ok(None)
 }
