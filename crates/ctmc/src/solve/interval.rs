@@ -333,6 +333,28 @@ pub(super) fn jacobi(rt: &dyn RateMatrix, r: &Relaxation<'_>, x: &[f64]) -> Vec<
     y
 }
 
+/// Whether `F(u) <= u` on every unknown state (`F` as [`jacobi`]), without a vector for
+/// `F(u)`: a Gauss-Seidel sweep whose update leaves every column as it is reads the incoming
+/// sums of `u` itself, which is the Jacobi product.
+fn above_image(rt: &dyn RateMatrix, r: &Relaxation<'_>, u: &mut [f64]) -> bool {
+    let fixed = r.fixed.expect("fixed");
+    let c = r.rhs.expect("rhs");
+    let mut above = true;
+    rt.gauss_seidel_sweep(u, Sweep::Forward, &mut |lo, sums, xs| {
+        for (k, (&sum, &x)) in sums.iter().zip(xs.iter()).enumerate() {
+            let j = lo + k;
+            let inv = r.inv[j];
+            if fixed[j].is_some() || !(inv > 0.0 && inv.is_finite()) {
+                continue;
+            }
+            if !(c[j] + sum * inv <= x) {
+                above = false;
+            }
+        }
+    });
+    above
+}
+
 /// An upper start for an expected reward (see the module): `u = lo + k v` checked to satisfy
 /// `F(u) <= u`, or `None` when no such `u` was found.
 fn upper_start(
@@ -413,8 +435,7 @@ fn upper_start(
         .collect();
     drop(v);
     for _ in 0..8 {
-        let fu = jacobi(rt, &relax, &u);
-        if (0..u.len()).all(|s| fixed[s].is_some() || fu[s] <= u[s]) {
+        if above_image(rt, &relax, &mut u) {
             return Ok(Some(u));
         }
         // k times 16, from `u` rather than `v` (dropped): `u` is checked whatever its rounding
