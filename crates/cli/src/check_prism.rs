@@ -201,7 +201,9 @@ impl Built {
         match self {
             Built::Sparse(c) => {
                 let b = saturn_ctmc::RateMatrix::memory_bytes(c.as_ref());
-                (b, b)
+                // CSR as the symbolic engine counts it: 12 bytes per nonzero, 4 per row
+                let nnz = saturn_ctmc::RateMatrix::nonzeros(c.as_ref());
+                (b, 12 * nnz + 4 * (c.len() as u64 + 1))
             }
             Built::Symbolic(c) => {
                 let m = c.ctmc();
@@ -229,11 +231,11 @@ pub struct Chain {
 }
 
 /// What `--engine auto` measured: the symbolic engine's rate matrix (the EV*MxD of `R` and
-/// the split-point cache its sweeps run over) against the CSR the sparse engine would store
-/// for the same `R` (12 bytes per nonzero, 4 per row, the nonzeros counted on the EV*MxD).
-/// The symbolic engine is kept when its bytes are fewer: its cached Gauss-Seidel sweep costs
-/// about what the CSR sweep does (1.1-1.6x, docs/ctmc.md), and the cache holds what a sweep
-/// reads, so a smaller representation is not a slower one.
+/// the split-point cache its sweeps run over) against the least the sparse engine would store
+/// for the same `R` (its columns: 5 bytes per nonzero, 4 per column, the nonzeros counted on
+/// the EV*MxD). The symbolic engine is kept when its bytes are fewer: its cached Gauss-Seidel
+/// sweep costs about what an explicit sweep does (1.1-1.6x, docs/ctmc.md), and the cache holds
+/// what a sweep reads, so a smaller representation is not a slower one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AutoChoice {
     pub matrix_bytes: u64,
@@ -252,10 +254,10 @@ impl AutoChoice {
         self.symbolic_bytes() < self.sparse_bytes
     }
 
-    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against CSR 289.6 MiB`.
+    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against sparse 120.6 MiB`.
     pub fn text(&self) -> String {
         format!(
-            "auto: EV*MxD {} + cache {} against CSR {}",
+            "auto: EV*MxD {} + cache {} against sparse {}",
             human_bytes(self.matrix_bytes),
             human_bytes(self.cache_bytes),
             human_bytes(self.sparse_bytes)
@@ -459,7 +461,7 @@ fn build_chain(
             let auto = (engine.engine == EngineArg::Auto).then(|| AutoChoice {
                 matrix_bytes: m.matrix_bytes(),
                 cache_bytes: m.cache_bytes(),
-                sparse_bytes: m.csr_bytes(),
+                sparse_bytes: m.sparse_bytes_at_least(),
             });
             if auto.is_some_and(|c| !c.symbolic()) {
                 let s = build_sparse(model, m.encoded(), &ss, name, limit_args)?;

@@ -68,8 +68,10 @@ pub fn run(a: &ExportArgs) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.tra {
         let mut t = String::new();
         let _ = writeln!(t, "{n} {}", saturn_ctmc::RateMatrix::nonzeros(c.as_ref()));
+        // the rows of `R` (the engine keeps its columns)
+        let rows = c.r.transpose();
         for i in 0..n {
-            for (j, v) in c.r.row(i) {
+            for (j, v) in rows.col(i) {
                 let _ = writeln!(t, "{i} {j} {v}");
             }
         }

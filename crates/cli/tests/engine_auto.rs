@@ -109,7 +109,7 @@ fn auto_picks_symbolic_on_independent_components_and_sparse_on_random_rates() {
     let (code, out, err) = run(&d, &["check", "c.sm", "--props", "c.props", "--prop", "1"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("engine: symbolic (auto: EV*MxD ") && out.contains(" against CSR "),
+        out.contains("engine: symbolic (auto: EV*MxD ") && out.contains(" against sparse "),
         "{out}"
     );
 

@@ -117,10 +117,7 @@ impl Chain for SparseCtmc {
     }
 
     fn for_each_state(&self, f: &mut StateVisitor<'_>) -> Result<(), CheckError> {
-        for i in 0..SparseCtmc::len(self) {
-            f(i, &SparseCtmc::values(self, i))?;
-        }
-        Ok(())
+        SparseCtmc::for_each_state(self, f)
     }
 
     fn values(&self, i: usize) -> Vec<i64> {
@@ -135,7 +132,10 @@ impl Chain for SparseCtmc {
         &self,
         f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
     ) -> Result<(), CheckError> {
-        f(&self.r.transposed())
+        // the rows of `R`, built for this system and dropped after it (only the columns are
+        // kept)
+        let rows = self.r.transpose();
+        f(&rows.view())
     }
 
     fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError> {

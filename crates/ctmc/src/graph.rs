@@ -6,6 +6,10 @@ use crate::sparse::SparseMatrix;
 
 /// The bottom SCCs of the graph of `r` (components no edge leaves; a state without successor
 /// is one), each as a sorted list of states, in increasing order of their smallest state.
+///
+/// Tarjan's algorithm on the reversed graph (the columns of `r`, the only orientation the
+/// sparse engine keeps): it has the same strongly connected components; a component is bottom
+/// when no edge `i -> j` has `i` in it and `j` outside.
 pub fn bottom_sccs(r: &SparseMatrix) -> Vec<Vec<u32>> {
     let n = r.states();
     const UNSEEN: u32 = u32::MAX;
@@ -16,8 +20,8 @@ pub fn bottom_sccs(r: &SparseMatrix) -> Vec<Vec<u32>> {
     let mut stack: Vec<u32> = Vec::new();
     let mut comps: Vec<Vec<u32>> = Vec::new();
     let mut next = 0u32;
-    // call stack: (state, position in its successor list)
-    let mut calls: Vec<(u32, usize)> = Vec::new();
+    // call stack: (state, position in its predecessor list)
+    let mut calls: Vec<(u32, u32)> = Vec::new();
     for root in 0..n {
         if index[root] != UNSEEN {
             continue;
@@ -30,8 +34,8 @@ pub fn bottom_sccs(r: &SparseMatrix) -> Vec<Vec<u32>> {
         on_stack[root] = true;
         while let Some(&mut (v, ref mut k)) = calls.last_mut() {
             let v = v as usize;
-            let succ: Vec<usize> = r.row(v).skip(*k).take(1).map(|(j, _)| j).collect();
-            if let Some(&w) = succ.first() {
+            if let Some(&w) = r.col_rows(v).get(*k as usize) {
+                let w = w as usize;
                 *k += 1;
                 if index[w] == UNSEEN {
                     index[w] = next;
@@ -65,14 +69,21 @@ pub fn bottom_sccs(r: &SparseMatrix) -> Vec<Vec<u32>> {
             }
         }
     }
+    drop((index, low, on_stack, stack, calls));
+    // an edge i -> j leaving the component of i
+    let mut leaves = vec![false; comps.len()];
+    for j in 0..n {
+        for &i in r.col_rows(j) {
+            if comp_of[i as usize] != comp_of[j] {
+                leaves[comp_of[i as usize] as usize] = true;
+            }
+        }
+    }
     let mut out: Vec<Vec<u32>> = comps
         .into_iter()
-        .enumerate()
-        .filter(|(c, comp)| {
-            comp.iter()
-                .all(|&s| r.row(s as usize).all(|(t, _)| comp_of[t] == *c as u32))
-        })
-        .map(|(_, mut comp)| {
+        .zip(leaves)
+        .filter(|(_, l)| !l)
+        .map(|(mut comp, _)| {
             comp.sort_unstable();
             comp
         })
@@ -98,15 +109,17 @@ pub fn backward_reach(r: &SparseMatrix, through: &[bool], target: &[bool]) -> Ve
 }
 
 /// The states reachable from a state of `from` along paths whose states before the last
-/// satisfy `through` (forward search over the rows of `r`); `from` states included.
+/// satisfy `through` (forward search over the rows of `r`, the columns of its transpose, made
+/// for the search: the matrix keeps columns only); `from` states included.
 pub fn forward_reach(r: &SparseMatrix, through: &[bool], from: &[bool]) -> Vec<bool> {
+    let rows = r.transpose();
     let mut seen = from.to_vec();
     let mut work: Vec<usize> = (0..seen.len()).filter(|&i| seen[i]).collect();
     while let Some(i) = work.pop() {
         if !through[i] {
             continue;
         }
-        for (j, _) in r.row(i) {
+        for (j, _) in rows.col(i) {
             if !seen[j] {
                 seen[j] = true;
                 work.push(j);

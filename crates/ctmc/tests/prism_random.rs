@@ -369,10 +369,11 @@ fn agrees_with_dense_solutions(text: &str, xm: i64, ym: i64) -> Result<(), TestC
             let (a, b) = (ctmc.values(i - 1), ctmc.values(i));
             prop_assert!((a[1], a[0]) < (b[1], b[0]), "index order at {}", i);
         }
-        // the same rates, state by state
+        // the same rates, state by state (the rows: the transpose's columns)
+        let rows = ctmc.r.transpose();
         for (di, s) in dense.states.iter().enumerate() {
             let i = ctmc.index_of_values(s).expect("a reachable state");
-            let row: BTreeMap<usize, f64> = ctmc.r.row(i).collect();
+            let row: BTreeMap<usize, f64> = rows.col(i).collect();
             for (dj, t) in dense.states.iter().enumerate() {
                 let want = dense.r[di][dj];
                 let got = row

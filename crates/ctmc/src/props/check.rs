@@ -718,8 +718,18 @@ impl<'a> Checker<'a> {
             let mut sol = None;
             let mut fallback = None;
             let plain = self.options;
+            // the chain's own exit rates when the class is the whole chain (a bottom class
+            // keeps all its rates: the same values), not a copy of them
+            let whole = b.len() == self.ctmc.len();
+            let chain_exit = self.ctmc.exit();
             self.ctmc.with_restricted(b, &mut |m| {
-                let h = m.exit_rates();
+                let own;
+                let h: &[f64] = if whole {
+                    chain_exit
+                } else {
+                    own = m.exit_rates();
+                    &own
+                };
                 let c = vec![0.0; h.len()];
                 let regenerate = |r: usize| {
                     let mut fixed = vec![None; h.len()];

@@ -83,7 +83,7 @@ pub fn absorbing_bounds(
         fixed,
         c,
     };
-    let iterated = iterate(&sys, h, range, stop, o, progress);
+    let iterated = iterate(&sys, range, stop, o, progress);
     let spent = match &iterated {
         Ok(b) if !b.within => b.iterations,
         Err(SolveError::NotConverged { iterations, .. }) => *iterations,
@@ -113,7 +113,6 @@ pub fn absorbing_bounds(
 /// [`absorbing_bounds`] by iteration alone.
 fn iterate(
     sys: &System<'_>,
-    h: &[f64],
     range: Option<(f64, f64)>,
     stop: Gap,
     o: &Options,
@@ -126,7 +125,7 @@ fn iterate(
     };
     let (low, high) = range.unwrap_or((0.0, f64::INFINITY));
     // the lower side first, with the solver's usual stopping rule (a good lower iterate)
-    let below = absorbing_from(rt, h, fixed, c, low, &sound, progress)?;
+    let below = absorbing_from(rt, inv, fixed, c, low, &sound, progress)?;
     let mut iterations = below.iterations;
     let method = monotone(below.method);
     let lo = below.x;
@@ -334,6 +333,28 @@ pub(super) fn jacobi(rt: &dyn RateMatrix, r: &Relaxation<'_>, x: &[f64]) -> Vec<
     y
 }
 
+/// Whether `F(u) <= u` on every unknown state (`F` as [`jacobi`]), without a vector for
+/// `F(u)`: a Gauss-Seidel sweep whose update leaves every column as it is reads the incoming
+/// sums of `u` itself, which is the Jacobi product.
+fn above_image(rt: &dyn RateMatrix, r: &Relaxation<'_>, u: &mut [f64]) -> bool {
+    let fixed = r.fixed.expect("fixed");
+    let c = r.rhs.expect("rhs");
+    let mut above = true;
+    rt.gauss_seidel_sweep(u, Sweep::Forward, &mut |lo, sums, xs| {
+        for (k, (&sum, &x)) in sums.iter().zip(xs.iter()).enumerate() {
+            let j = lo + k;
+            let inv = r.inv[j];
+            if fixed[j].is_some() || !(inv > 0.0 && inv.is_finite()) {
+                continue;
+            }
+            if !(c[j] + sum * inv <= x) {
+                above = false;
+            }
+        }
+    });
+    above
+}
+
 /// An upper start for an expected reward (see the module): `u = lo + k v` checked to satisfy
 /// `F(u) <= u`, or `None` when no such `u` was found.
 fn upper_start(
@@ -376,14 +397,19 @@ fn upper_start(
             return Err(SolveError::Interrupted);
         }
         if worst <= 0.5 || sweeps >= o.max_iters {
-            break fv
-                .iter()
-                .zip(&ones)
-                .map(|(f, one)| f - one)
-                .collect::<Vec<f64>>();
+            break fv;
         }
     };
     *iterations += sweeps;
+    // `d = v - P v = v - (F(v) - 1)` in place of `F(v)` (each vector of the chain's size is
+    // dropped as soon as it is done with: they are the solver's memory)
+    let mut d = pv;
+    for ((d, &v), &one) in d.iter_mut().zip(&v).zip(&ones) {
+        *d = v - (*d - one);
+    }
+    drop(vstep);
+    drop(zero_fixed);
+    drop(ones);
     let relax = plain(inv, c, fixed);
     let fl = jacobi(rt, &relax, lo);
     // k >= residual / (v - P v) on every unknown state, with room for rounding
@@ -393,25 +419,31 @@ fn upper_start(
             continue;
         }
         let r = (fl[s] - lo[s]).max(0.0);
-        let d = v[s] - pv[s];
+        let d = d[s];
         if d <= 0.0 || !d.is_finite() {
             return Ok(None);
         }
         k = k.max(r / d);
     }
-    let mut k = (k * 2.0).max(f64::MIN_POSITIVE);
+    drop((fl, d));
+    let k = (k * 2.0).max(f64::MIN_POSITIVE);
+    let mut u: Vec<f64> = (0..lo.len())
+        .map(|s| match fixed[s] {
+            Some(f) => f,
+            None => lo[s] + k * v[s],
+        })
+        .collect();
+    drop(v);
     for _ in 0..8 {
-        let u: Vec<f64> = (0..lo.len())
-            .map(|s| match fixed[s] {
-                Some(f) => f,
-                None => lo[s] + k * v[s],
-            })
-            .collect();
-        let fu = jacobi(rt, &relax, &u);
-        if (0..u.len()).all(|s| fixed[s].is_some() || fu[s] <= u[s]) {
+        if above_image(rt, &relax, &mut u) {
             return Ok(Some(u));
         }
-        k *= 16.0;
+        // k times 16, from `u` rather than `v` (dropped): `u` is checked whatever its rounding
+        for s in 0..u.len() {
+            if fixed[s].is_none() {
+                u[s] = lo[s] + (u[s] - lo[s]) * 16.0;
+            }
+        }
     }
     Ok(None)
 }

@@ -24,13 +24,15 @@ pub fn absorbing(
     o: &Options,
     progress: Progress,
 ) -> Result<Solution, SolveError> {
-    absorbing_from(rt, h, fixed, c, 0.0, o, progress)
+    let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
+    absorbing_from(rt, &inv, fixed, c, 0.0, o, progress)
 }
 
-/// [`absorbing`] starting from `low` on the unknown states.
+/// [`absorbing`] starting from `low` on the unknown states, given `inv = 1 / h` (only unknown
+/// states, `h > 0`, use it: a multiplication per state, not a division).
 pub(super) fn absorbing_from(
     rt: &dyn RateMatrix,
-    h: &[f64],
+    inv: &[f64],
     fixed: &[Option<f64>],
     c: &[f64],
     low: f64,
@@ -38,21 +40,19 @@ pub(super) fn absorbing_from(
     progress: Progress,
 ) -> Result<Solution, SolveError> {
     let n = rt.states();
-    let start: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(low)).collect();
+    // the start, made for each run that has none (not kept beside the iterate)
+    let start = || -> Vec<f64> { fixed.iter().map(|f| f.unwrap_or(low)).collect() };
     if fixed.iter().all(Option::is_some) {
         return Ok(Solution {
-            x: start,
+            x: start(),
             iterations: 0,
             method: o.method,
         });
     }
-    debug_assert_eq!(n, h.len());
-    // `1 / h`: a multiplication per state, not a division (only unknown states, `h > 0`, use it)
-    let inv: Vec<f64> = h.iter().map(|&v| 1.0 / v).collect();
-    let inv = &inv;
+    debug_assert_eq!(n, inv.len());
     let relative = o.convergence == Convergence::Relative;
     with_fallback(o, progress, |method, run: Run, progress| {
-        let mut x = run.start.unwrap_or_else(|| start.clone());
+        let mut x = run.start.unwrap_or_else(start);
         // the previous iterate and the product vector of the power and Jacobi methods
         // (Gauss-Seidel needs neither: it measures the difference as it sweeps)
         let sweeps = matches!(method, Method::GaussSeidel(_) | Method::Sor(..));

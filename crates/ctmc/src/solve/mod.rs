@@ -262,6 +262,8 @@ fn with_fallback(
             })
             .expect("two probes");
         let (m, _, x) = probes.swap_remove(bi);
+        // the other probe's iterate is not kept while the better one goes on
+        drop(probes);
         let run = Run {
             budget: o.max_iters - spent,
             start: Some(x),

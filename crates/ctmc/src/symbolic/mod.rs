@@ -331,6 +331,13 @@ impl SymbolicCtmc {
     pub fn csr_bytes(&self) -> u64 {
         12 * self.nonzeros + 4 * (self.states as u64 + 1)
     }
+
+    /// The least the sparse engine's columns of the same `R` take: a 4-byte row index and a
+    /// 1-byte rate code per nonzero (at most 256 distinct rates), 4 bytes per column pointer
+    /// (crate::sparse; more distinct rates take wider codes).
+    pub fn sparse_bytes_at_least(&self) -> u64 {
+        5 * self.nonzeros + 4 * (self.states as u64 + 1)
+    }
 }
 
 impl view::Swept for SymbolicCtmc {
