@@ -750,6 +750,12 @@ impl<'a> Checker<'a> {
                         .max_by(|&i, &j| e.x[i].total_cmp(&e.x[j]))
                         .unwrap_or(0)
                 });
+                // the method that converged for the estimate, alone (the automatic fallback
+                // to further methods would spend a budget on each where this one failed)
+                let options = Options {
+                    method: estimate.as_ref().map_or(options.method, |e| e.method),
+                    ..options
+                };
                 let got = absorbing_bounds(
                     m,
                     &h,

@@ -2,6 +2,7 @@
 //! (thesis section 2.3.4, Figure 6.5): `x[s] = c[s] + sum_j R[s][j] x[j] / h[s]` for the
 //! unknown states, `x[s]` fixed for the others, iterated from the zero vector.
 
+use super::watch::Watch;
 use super::steady::not_converged;
 use super::{
     conclude, scale_into, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
@@ -62,6 +63,7 @@ pub(super) fn absorbing_from(
             (x.clone(), vec![0.0; n])
         };
         let mut diff = f64::INFINITY;
+        let mut watch = Watch::default();
         for it in 1..=run.budget {
             let d = match method {
                 Method::Power | Method::Auto | Method::Jacobi | Method::Jor(_) => {
@@ -96,6 +98,9 @@ pub(super) fn absorbing_from(
             match conclude(d, x, method, it, o, progress)? {
                 Ok(sol) => return Ok(sol),
                 Err((next, d)) => (x, diff) = (next, d),
+            }
+            if watch.hopeless(it, run.budget, diff, o.epsilon) {
+                break;
             }
         }
         Err(Failed {

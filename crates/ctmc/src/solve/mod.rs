@@ -15,6 +15,7 @@ mod direct;
 mod interval;
 mod linear;
 mod steady;
+mod watch;
 
 pub use interval::{absorbing_bounds, Bounds, Gap};
 pub use linear::absorbing;
