@@ -13,15 +13,16 @@ use serde_json::json;
 use saturn_logic::StateFormula;
 
 use crate::args::{
-    DeadlocksArg, EgMethodArg, EuMethodArg, ExplicitArg, FairMethodArg, GenerationArgs, LimitArgs,
-    LtlDeadlocksArg, WitnessMethodArg,
+    DeadlocksArg, EgMethodArg, EuMethodArg, FairMethodArg, GenerationArgs, LimitArgs,
+    LtlDeadlocksArg, OrderArg, WitnessMethodArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
-use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use crate::statespace::{DEFAULT_ORDER, MCC_ORDER};
+use saturn_engine::race::{Outcome, Racers};
+use saturn_engine::ExplicitMode;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -192,9 +193,14 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
-    let bounds = crate::race::quick_bounds(&net, &limits);
-    let outcome = crate::race::generate_raced(
-        Racers::new(&net, Some(bounds), ExplicitArg::Off, order),
+    let bounds = saturn_engine::race::quick_bounds(&net, &limits);
+    let outcome = saturn_engine::race::generate_raced(
+        Racers::new(
+            &net,
+            Some(bounds),
+            ExplicitMode::Off,
+            order == OrderArg::Auto,
+        ),
         &models,
         a.generation.method.method(),
         a.generation.relations_for(order),
@@ -218,7 +224,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             ))
             .into())
         }
-        // not raced here (ExplicitArg::Off above, no polytope): the figures alone cannot
+        // not raced here (ExplicitMode::Off above, no polytope): the figures alone cannot
         // check formulas
         Outcome::Counted(_) | Outcome::Polytope(_) => {
             return Err(Failure::error(format!(

@@ -27,8 +27,9 @@ use saturn_symbolic::ltl::{check_product, NetSpace, Placement};
 use saturn_symbolic::statespace::StateSpace;
 use saturn_symbolic::{Limits, Method, Relations};
 
-use crate::args::{ExplicitArg, OrderArg};
-use crate::race::{Outcome, Racers};
+use crate::args::OrderArg;
+use saturn_engine::race::{Outcome, Racers};
+use saturn_engine::ExplicitMode;
 
 /// The memory of the first explicit round (bytes).
 pub const FIRST_BYTES: usize = 256 << 20;
@@ -339,9 +340,14 @@ fn generate(run: &Run, limits: Limits) -> Result<Symbolic, String> {
         .into_iter()
         .map(|(_, m)| m)
         .collect();
-    let bounds = crate::race::quick_bounds(run.net, &limits);
-    let outcome = crate::race::generate_raced(
-        Racers::new(run.net, Some(bounds), ExplicitArg::Off, g.order),
+    let bounds = saturn_engine::race::quick_bounds(run.net, &limits);
+    let outcome = saturn_engine::race::generate_raced(
+        Racers::new(
+            run.net,
+            Some(bounds),
+            ExplicitMode::Off,
+            g.order == OrderArg::Auto,
+        ),
         &models,
         g.method,
         g.relations,
