@@ -21,8 +21,7 @@ use crate::out;
 use crate::queries::{self, Answer, Job};
 use crate::report::{ok_object, Failure, Status};
 use crate::statespace::{DEFAULT_ORDER, MCC_ORDER};
-use saturn_engine::race::{Outcome, Racers};
-use saturn_engine::ExplicitMode;
+use saturn_engine::Reachable;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -193,42 +192,27 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
-    let bounds = saturn_engine::race::quick_bounds(&net, &limits);
-    let outcome = saturn_engine::race::generate_raced(
-        Racers::new(
-            &net,
-            Some(bounds),
-            ExplicitMode::Off,
-            order == OrderArg::Auto,
-        ),
-        &models,
-        a.generation.method.method(),
-        a.generation.relations_for(order),
-        limits,
-        crate::progress::reporter("states", a.limits.progress, net.places.len()),
-    )
-    .map_err(|i| {
-        Failure::interrupted(
-            i,
-            &format!("saturn: {}: state-space generation", a.model),
-            a.limits.describe(i),
-        )
-    })?;
+    let opts = saturn_engine::Options {
+        method: a.generation.method.method(),
+        relations: a.generation.relations_for(order),
+        portfolio: order == OrderArg::Auto,
+        ..saturn_engine::Options::default()
+    };
+    let progress = crate::progress::reporter("states", a.limits.progress, net.places.len());
+    let outcome =
+        saturn_engine::reachable(&net, &models, &opts, limits, progress).map_err(|i| {
+            Failure::interrupted(
+                i,
+                &format!("saturn: {}: state-space generation", a.model),
+                a.limits.describe(i),
+            )
+        })?;
     let (won, mut ss) = match outcome {
-        Outcome::Generated { won, ss } => (won, ss),
-        Outcome::Unbounded(_) => {
+        Reachable::Generated { won, ss } => (won, ss),
+        Reachable::Unbounded(_) => {
             return Err(Failure::error(format!(
                 "{}: the net is unbounded (`saturn statespace` shows the witness); CTL model \
                  checking needs a finite state space",
-                a.model
-            ))
-            .into())
-        }
-        // not raced here (ExplicitMode::Off above, no polytope): the figures alone cannot
-        // check formulas
-        Outcome::Counted(_) | Outcome::Polytope(_) => {
-            return Err(Failure::error(format!(
-                "{}: CTL model checking needs the decision diagram, not explicit counts",
                 a.model
             ))
             .into())

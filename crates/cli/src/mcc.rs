@@ -17,8 +17,7 @@ use crate::out;
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
 use crate::witness::WitnessFormat;
-use saturn_engine::race::{Outcome, Racers};
-use saturn_engine::{Answer, ExplicitMode};
+use saturn_engine::{Answer, Reachable};
 use saturn_symbolic::ctl::Deadlocks;
 
 /// Every examination of the contest (its `BK_EXAMINATION` values).
@@ -262,27 +261,21 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             json!({ "cannot_compute": 0, "early": items.len() }),
         );
     }
-    let run_limits = limits.limits(start);
-    let bounds = match a.boundedness {
-        BoundednessArg::Race => Some(saturn_engine::quick_bounds(&net, &run_limits)),
-        BoundednessArg::Off => None,
+    let opts = saturn_engine::Options {
+        method: a.method.method(),
+        relations: a.relations.relations(),
+        portfolio: a.order == OrderArg::Auto,
+        boundedness: a.boundedness == BoundednessArg::Race,
+        ..saturn_engine::Options::default()
     };
-    // the explicit search and the polytope give the StateSpace figures only
-    let portfolio = a.order == OrderArg::Auto;
-    match saturn_engine::race::generate_raced(
-        Racers::new(&net, bounds, ExplicitMode::Off, portfolio),
-        &models,
-        a.method.method(),
-        a.relations.relations(),
-        run_limits,
-        crate::progress::reporter("StateSpace", a.limits.progress, levels),
-    ) {
-        Ok(Outcome::Unbounded(_)) => {
+    let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
+    match saturn_engine::reachable(&net, &models, &opts, limits.limits(start), progress) {
+        Ok(Reachable::Unbounded(_)) => {
             eprintln!("saturn: {spec}: the net is unbounded; {exam} needs a finite state space");
             let lines = crate::mcc_check::early_or_cannot(&items, &early);
             answer(a, exam, &lines, json!({}))
         }
-        Ok(Outcome::Generated { won, mut ss }) => {
+        Ok(Reachable::Generated { won, mut ss }) => {
             let mut checker =
                 crate::queries::checker(&mut ss, &models[won], &net, Deadlocks::Maximal);
             checker.set_eu_method(a.eu_method.eu_method());
@@ -294,11 +287,6 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 limits.limits(start),
             );
             answer(a, exam, &lines, json!({ "cannot_compute": failed }))
-        }
-        // not raced here (ExplicitMode::Off, no polytope)
-        Ok(Outcome::Counted(_) | Outcome::Polytope(_)) => {
-            let lines = crate::mcc_check::early_or_cannot(&items, &early);
-            answer(a, exam, &lines, json!({}))
         }
         Err(i) => {
             let mut f = Failure::interrupted(

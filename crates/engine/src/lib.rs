@@ -15,9 +15,14 @@
 //!    free) against the boundedness decision (structural bounds, random walks, Karp-Miller), the
 //!    explicit search and the P-semiflows' polytope, first to finish wins.
 //!
+//! The formula questions (CTL, reachability, upper bounds, the global properties, the
+//! symbolic LTL product) need the reachable states themselves: [`reachable`] generates them
+//! (the same portfolio, helped by the second core) raced against the unboundedness witness;
+//! the explicit search, the polytope and the scaling give figures only, so they do not race
+//! there.
+//!
 //! Nothing here prints: progress goes through the caller's [`Progress`] callback. The parts
-//! stay public for the callers that need one of them on its own (the formula examinations
-//! race the generation against the witness search only, [`race::generate_raced`]).
+//! stay public for the callers that need one of them on its own.
 
 pub mod memory;
 pub mod polytope;
@@ -293,4 +298,40 @@ pub fn statespace<E>(
         Outcome::Counted(c) => Answer::Counted(c),
         Outcome::Polytope(p) => Answer::Polytope(p),
     })
+}
+
+/// The reachable states a formula is checked on, or why there are none.
+pub enum Reachable {
+    /// The state space, generated with candidate `won` (of the caller's models).
+    Generated { won: usize, ss: Box<StateSpace> },
+    /// The net is unbounded: no finite state space; a witness that replays on it.
+    Unbounded(WitnessText),
+}
+
+/// The reachable states of `net` lowered to `models` (the order portfolio's candidates when
+/// `opts.portfolio`), raced against the unboundedness witness when `opts.boundedness` (see
+/// [`race`]); `opts.scaling`, `opts.polytope` and `opts.explicit` give figures only and are
+/// not used.
+pub fn reachable(
+    net: &PetriNet,
+    models: &[Model],
+    opts: &Options,
+    limits: Limits,
+    progress: Option<Progress>,
+) -> Result<Reachable, Interrupted> {
+    let bounds = opts.boundedness.then(|| quick_bounds(net, &limits));
+    let racers = Racers::new(net, bounds, ExplicitMode::Off, opts.portfolio);
+    match race::generate_raced(
+        racers,
+        models,
+        opts.method,
+        opts.relations,
+        limits,
+        progress,
+    )? {
+        Outcome::Generated { won, ss } => Ok(Reachable::Generated { won, ss }),
+        Outcome::Unbounded(w) => Ok(Reachable::Unbounded(w)),
+        // not raced: no explicit search, no polytope
+        Outcome::Counted(_) | Outcome::Polytope(_) => Err(Interrupted::Cancelled),
+    }
 }

@@ -97,7 +97,9 @@ fn pnml_file(name: &str, places: &[u64], arcs: &[(&str, &str)]) -> (PathBuf, Pet
         "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">\n<net id=\"{name}\" type=\"http://www.pnml.org/version-2009/grammar/ptnet\"><page id=\"pg\">\n"
     );
     for (p, m) in places.iter().enumerate() {
-        s += &format!("<place id=\"p{p}\"><initialMarking><text>{m}</text></initialMarking></place>\n");
+        s += &format!(
+            "<place id=\"p{p}\"><initialMarking><text>{m}</text></initialMarking></place>\n"
+        );
     }
     let mut ts: Vec<&str> = arcs
         .iter()
@@ -113,10 +115,8 @@ fn pnml_file(name: &str, places: &[u64], arcs: &[(&str, &str)]) -> (PathBuf, Pet
         s += &format!("<arc id=\"a{i}\" source=\"{src}\" target=\"{tgt}\"/>\n");
     }
     s += "</page></net>\n</pnml>\n";
-    let path = std::env::temp_dir().join(format!(
-        "saturn-engine-{}-{name}.pnml",
-        std::process::id()
-    ));
+    let path =
+        std::env::temp_dir().join(format!("saturn-engine-{}-{name}.pnml", std::process::id()));
     std::fs::write(&path, &s).expect("a temporary file");
     let net = saturn_pnml::read_pnml_str(&s, name).expect("the net reads");
     (path, net)
@@ -191,8 +191,8 @@ fn one_order_without_racers_is_the_generation() {
 #[test]
 fn an_unbounded_net_answers_with_its_witness() {
     let (path, net) = cli_net("unbounded.pnml");
-    let answer = statespace(net, lower, &Options::default(), Limits::none(), None)
-        .expect("an answer");
+    let answer =
+        statespace(net, lower, &Options::default(), Limits::none(), None).expect("an answer");
     assert_eq!(answer.technique(), Technique::Witness);
     let Answer::Unbounded(w) = &answer else {
         panic!("not unbounded")
@@ -237,4 +237,24 @@ fn an_acyclic_chain_by_scaling() {
     let t = agree(&path.display().to_string(), net, &Options::default(), &[]);
     assert_eq!(t, Technique::Scaling);
     let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn the_reachable_states_for_formulas() {
+    let net = saturn_model::families::generate("kanban", 2).expect("family");
+    let models = lower(&net).expect("lowered");
+    let want = reference(&net).expect("small");
+    match saturn_engine::reachable(&net, &models, &Options::default(), Limits::none(), None) {
+        Ok(saturn_engine::Reachable::Generated { won, ss }) => {
+            assert!(won < models.len());
+            assert_eq!(ss.metrics.states.to_string(), want[0]);
+        }
+        _ => panic!("kanban:2 is generated"),
+    }
+    let (_, net) = cli_net("unbounded.pnml");
+    let models = lower(&net).expect("lowered");
+    assert!(matches!(
+        saturn_engine::reachable(&net, &models, &Options::default(), Limits::none(), None),
+        Ok(saturn_engine::Reachable::Unbounded(_))
+    ));
 }
