@@ -189,6 +189,16 @@ pub enum ExplicitArg {
     Only,
 }
 
+impl ExplicitArg {
+    pub fn mode(self) -> saturn_engine::ExplicitMode {
+        match self {
+            ExplicitArg::Auto => saturn_engine::ExplicitMode::Auto,
+            ExplicitArg::Off => saturn_engine::ExplicitMode::Off,
+            ExplicitArg::Only => saturn_engine::ExplicitMode::Only,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Stop cleanly (exit 3) after this many seconds.
@@ -225,7 +235,7 @@ impl LimitArgs {
                 // without a limit only the explicit search stops on memory: at its own budget
                 None => format!(
                     "the explicit search's markings outgrew its budget of {} MiB",
-                    crate::race::explicit_bytes(&saturn_symbolic::Limits::none()) >> 20
+                    saturn_engine::explicit_bytes(&saturn_symbolic::Limits::none()) >> 20
                 ),
             },
             Interrupted::Cancelled => "cancelled".to_string(),

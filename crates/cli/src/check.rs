@@ -13,15 +13,15 @@ use serde_json::json;
 use saturn_logic::StateFormula;
 
 use crate::args::{
-    DeadlocksArg, EgMethodArg, EuMethodArg, ExplicitArg, FairMethodArg, GenerationArgs, LimitArgs,
-    LtlDeadlocksArg, WitnessMethodArg,
+    DeadlocksArg, EgMethodArg, EuMethodArg, FairMethodArg, GenerationArgs, LimitArgs,
+    LtlDeadlocksArg, OrderArg, WitnessMethodArg,
 };
 use crate::load::{load_net, lower};
 use crate::out;
 use crate::queries::{self, Answer, Job};
-use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
 use crate::statespace::{DEFAULT_ORDER, MCC_ORDER};
+use saturn_engine::Reachable;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -192,37 +192,27 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         .map(|(_, m)| m)
         .collect();
     let limits = a.limits.limits(start);
-    let bounds = crate::race::quick_bounds(&net, &limits);
-    let outcome = crate::race::generate_raced(
-        Racers::new(&net, Some(bounds), ExplicitArg::Off, order),
-        &models,
-        a.generation.method.method(),
-        a.generation.relations_for(order),
-        limits,
-        crate::progress::reporter("states", a.limits.progress, net.places.len()),
-    )
-    .map_err(|i| {
-        Failure::interrupted(
-            i,
-            &format!("saturn: {}: state-space generation", a.model),
-            a.limits.describe(i),
-        )
-    })?;
+    let opts = saturn_engine::Options {
+        method: a.generation.method.method(),
+        relations: a.generation.relations_for(order),
+        portfolio: order == OrderArg::Auto,
+        ..saturn_engine::Options::default()
+    };
+    let progress = crate::progress::reporter("states", a.limits.progress, net.places.len());
+    let outcome =
+        saturn_engine::reachable(&net, &models, &opts, limits, progress).map_err(|i| {
+            Failure::interrupted(
+                i,
+                &format!("saturn: {}: state-space generation", a.model),
+                a.limits.describe(i),
+            )
+        })?;
     let (won, mut ss) = match outcome {
-        Outcome::Generated { won, ss } => (won, ss),
-        Outcome::Unbounded(_) => {
+        Reachable::Generated { won, ss } => (won, ss),
+        Reachable::Unbounded(_) => {
             return Err(Failure::error(format!(
                 "{}: the net is unbounded (`saturn statespace` shows the witness); CTL model \
                  checking needs a finite state space",
-                a.model
-            ))
-            .into())
-        }
-        // not raced here (ExplicitArg::Off above, no polytope): the figures alone cannot
-        // check formulas
-        Outcome::Counted(_) | Outcome::Polytope(_) => {
-            return Err(Failure::error(format!(
-                "{}: CTL model checking needs the decision diagram, not explicit counts",
                 a.model
             ))
             .into())

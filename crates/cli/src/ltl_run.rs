@@ -27,8 +27,8 @@ use saturn_symbolic::ltl::{check_product, NetSpace, Placement};
 use saturn_symbolic::statespace::StateSpace;
 use saturn_symbolic::{Limits, Method, Relations};
 
-use crate::args::{ExplicitArg, OrderArg};
-use crate::race::{Outcome, Racers};
+use crate::args::OrderArg;
+use saturn_engine::Reachable;
 
 /// The memory of the first explicit round (bytes).
 pub const FIRST_BYTES: usize = 256 << 20;
@@ -339,26 +339,22 @@ fn generate(run: &Run, limits: Limits) -> Result<Symbolic, String> {
         .into_iter()
         .map(|(_, m)| m)
         .collect();
-    let bounds = crate::race::quick_bounds(run.net, &limits);
-    let outcome = crate::race::generate_raced(
-        Racers::new(run.net, Some(bounds), ExplicitArg::Off, g.order),
-        &models,
-        g.method,
-        g.relations,
-        limits,
-        crate::progress::reporter("states", g.progress, run.net.places.len()),
-    )
-    .map_err(|i| format!("state-space generation: {i}"))?;
+    let opts = saturn_engine::Options {
+        method: g.method,
+        relations: g.relations,
+        portfolio: g.order == OrderArg::Auto,
+        ..saturn_engine::Options::default()
+    };
+    let progress = crate::progress::reporter("states", g.progress, run.net.places.len());
+    let outcome = saturn_engine::reachable(run.net, &models, &opts, limits, progress)
+        .map_err(|i| format!("state-space generation: {i}"))?;
     match outcome {
-        Outcome::Generated { won, ss } => Ok(Symbolic {
+        Reachable::Generated { won, ss } => Ok(Symbolic {
             ss,
             model: models[won].clone(),
         }),
-        Outcome::Unbounded(_) => {
+        Reachable::Unbounded(_) => {
             Err("the net is unbounded: the symbolic engines need a finite state space".into())
-        }
-        Outcome::Counted(_) | Outcome::Polytope(_) => {
-            Err("the symbolic engines need the decision diagram".into())
         }
     }
 }

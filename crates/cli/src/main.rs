@@ -11,24 +11,21 @@ mod check_prism;
 mod epsilon;
 mod experiment;
 mod export_prism;
+mod figures;
 mod generate;
 mod load;
 mod ltl_run;
 mod mcc;
 mod mcc_check;
 mod mcc_ltl;
-mod memory;
 mod out;
 mod parse_pnml;
 mod parse_prism;
 mod plot;
-mod polytope;
 mod prism_csl;
 mod progress;
 mod queries;
-mod race;
 mod report;
-mod scaled;
 mod scc;
 mod statespace;
 mod statespace_prism;
@@ -235,7 +232,7 @@ fn parse_command_line() -> Result<Cli, ExitCode> {
 }
 
 fn main() -> ExitCode {
-    memory::map_large_blocks();
+    saturn_engine::memory::map_large_blocks();
     let cli = match parse_command_line() {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -14,10 +14,10 @@ use crate::args::{
 };
 use crate::load::{load_net, lower_levels};
 use crate::out;
-use crate::polytope::Polytope;
-use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
+use crate::witness::WitnessFormat;
+use saturn_engine::{Answer, Reachable};
 use saturn_symbolic::ctl::Deadlocks;
 
 /// Every examination of the contest (its `BK_EXAMINATION` values).
@@ -223,146 +223,59 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         let lines = crate::mcc_ltl::lines(exam, &a.model_dir, &run).map_err(Failure::error)?;
         return answer(a, exam, &lines, json!({}));
     }
-    // StateSpace of a strongly connected state machine: in closed form (crate::polytope)
+    // StateSpace: the engine's strategy (closed form, scaling, the race)
     if exam == "StateSpace" {
-        if let Some(f) = crate::polytope::closed_form(&net, a.polytope, a.explicit) {
-            let lines = crate::polytope::closed_form_lines(&f);
-            return answer(a, exam, &lines, crate::polytope::closed_form_json(&f));
-        }
+        return statespace(a, net, &limits, start);
     }
     // what a formula examination asks, read before the state space is generated
-    let items = if exam == "StateSpace" {
-        None
-    } else {
-        debug_assert!(crate::mcc_check::answers(exam));
-        Some(crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?)
-    };
+    debug_assert!(crate::mcc_check::answers(exam));
+    let items = crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?;
     // formulas name places: one-hot groups on one level for StateSpace only
-    let grouping = match items {
-        None => a.levels.grouping(a.order),
-        Some(_) => Grouping::Never,
-    };
-    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, grouping)?
+    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, Grouping::Never)?
         .into_iter()
         .map(|(_, m)| m)
         .collect();
     let levels = net.places.len();
-    let t = crate::mcc_check::TECHNIQUES;
     // EF φ / AG φ: a forward search that meets a φ-state answers without the whole state
     // space (an eighth of the time; the state space gets the rest when some are left)
     let early = match (
-        &items,
         matches!(exam, "ReachabilityCardinality" | "ReachabilityFireability"),
         models.first(),
     ) {
-        (Some(items), true, Some(m)) => {
+        (true, Some(m)) => {
             let mut l = limits.limits(start);
             l.deadline = l.deadline.map(|d| {
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 8
             });
-            crate::mcc_check::early_reachability(items, m, &net, l)
+            crate::mcc_check::early_reachability(&items, m, &net, l)
         }
-        (Some(items), _, _) => vec![None; items.len()],
-        _ => Vec::new(),
+        _ => vec![None; items.len()],
     };
-    if let Some(items) = items.as_deref() {
-        if !items.is_empty() && early.iter().all(Option::is_some) {
-            let lines = crate::mcc_check::early_or_cannot(items, &early);
-            return answer(
-                a,
-                exam,
-                &lines,
-                json!({ "cannot_compute": 0, "early": items.len() }),
-            );
-        }
+    if !items.is_empty() && early.iter().all(Option::is_some) {
+        let lines = crate::mcc_check::early_or_cannot(&items, &early);
+        return answer(
+            a,
+            exam,
+            &lines,
+            json!({ "cannot_compute": 0, "early": items.len() }),
+        );
     }
-    // StateSpace of a net with many tokens per place whose figures are polynomials in the
-    // scale: from small scales (crate::scaled), unless a check refuses
-    let scaling = if items.is_none() {
-        crate::scaled::worth_scaling(&net, a.scaling, a.explicit)
-    } else {
-        None
+    let opts = saturn_engine::Options {
+        method: a.method.method(),
+        relations: a.relations.relations(),
+        portfolio: a.order == OrderArg::Auto,
+        boundedness: a.boundedness == BoundednessArg::Race,
+        ..saturn_engine::Options::default()
     };
-    if let Some(s) = &scaling {
-        let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
-        match crate::scaled::scaled_figures(
-            s,
-            &models,
-            a.method.method(),
-            a.relations.relations(),
-            limits.limits(start),
-            progress,
-        ) {
-            Ok(Some(f)) => {
-                // the figures rest on the net's structure (crate::scaled)
-                let lines = vec![
-                    format!("STATE_SPACE STATES {} {t} TOPOLOGICAL", f.states),
-                    format!("STATE_SPACE TRANSITIONS {} {t} TOPOLOGICAL", f.transitions),
-                    format!(
-                        "STATE_SPACE MAX_TOKEN_IN_PLACE {} {t} TOPOLOGICAL",
-                        f.max_local
-                    ),
-                    format!(
-                        "STATE_SPACE MAX_TOKEN_PER_MARKING {} {t} TOPOLOGICAL",
-                        f.max_sum
-                    ),
-                ];
-                let extra = crate::scaled::scaled_json(s, &f);
-                return answer(a, exam, &lines, extra);
-            }
-            Ok(None) => {}
-            Err(i) => {
-                let mut f = Failure::interrupted(
-                    i,
-                    &format!("saturn: {spec}: StateSpace"),
-                    limits.describe(i),
-                );
-                f.stdout_line = Some("CANNOT_COMPUTE".into());
-                return Err(f.into());
-            }
-        }
-    }
-    let run_limits = limits.limits(start);
-    let bounds = match a.boundedness {
-        BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &run_limits)),
-        BoundednessArg::Off => None,
-    };
-    // the explicit search gives the StateSpace figures only
-    let explicit = if items.is_none() {
-        a.explicit
-    } else {
-        ExplicitArg::Off
-    };
-    // a bounded net with many tokens per place: its P-semiflows' polytope races too
-    let polytope = if items.is_none() {
-        Polytope::new(
-            &net,
-            bounds.as_ref(),
-            a.polytope,
-            explicit,
-            a.order,
-            &run_limits,
-        )
-    } else {
-        None
-    };
-    match crate::race::generate_raced(
-        Racers::new(&net, bounds, explicit, a.order).with_polytope(polytope),
-        &models,
-        a.method.method(),
-        a.relations.relations(),
-        run_limits,
-        crate::progress::reporter("StateSpace", a.limits.progress, levels),
-    ) {
-        Ok(Outcome::Unbounded(_)) if items.is_some() => {
+    let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
+    match saturn_engine::reachable(&net, &models, &opts, limits.limits(start), progress) {
+        Ok(Reachable::Unbounded(_)) => {
             eprintln!("saturn: {spec}: the net is unbounded; {exam} needs a finite state space");
-            let items = items.as_deref().unwrap_or_default();
-            let lines = crate::mcc_check::early_or_cannot(items, &early);
+            let lines = crate::mcc_check::early_or_cannot(&items, &early);
             answer(a, exam, &lines, json!({}))
         }
-        Ok(Outcome::Generated { won, mut ss }) if items.is_some() => {
-            let items = items.unwrap_or_default();
+        Ok(Reachable::Generated { won, mut ss }) => {
             let mut checker =
                 crate::queries::checker(&mut ss, &models[won], &net, Deadlocks::Maximal);
             checker.set_eu_method(a.eu_method.eu_method());
@@ -375,82 +288,107 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             );
             answer(a, exam, &lines, json!({ "cannot_compute": failed }))
         }
-        Ok(Outcome::Unbounded(w)) => {
-            let lines: Vec<String> = [
-                "STATES",
-                "TRANSITIONS",
-                "MAX_TOKEN_IN_PLACE",
-                "MAX_TOKEN_PER_MARKING",
-            ]
-            .iter()
-            // a Karp-Miller witness (explicit) after the structural bounds (topological)
-            .map(|f| format!("STATE_SPACE {f} +inf TECHNIQUES EXPLICIT TOPOLOGICAL"))
-            .collect();
-            answer(
-                a,
-                exam,
-                &lines,
-                json!({ "states": "+inf", "witness": w.json() }),
-            )
-        }
-        Ok(Outcome::Counted(c)) => {
-            let lines = vec![
-                format!("STATE_SPACE STATES {} TECHNIQUES EXPLICIT", c.states),
-                format!(
-                    "STATE_SPACE TRANSITIONS {} TECHNIQUES EXPLICIT",
-                    c.transitions
-                ),
-                format!(
-                    "STATE_SPACE MAX_TOKEN_IN_PLACE {} TECHNIQUES EXPLICIT",
-                    c.max_tokens_place
-                ),
-                format!(
-                    "STATE_SPACE MAX_TOKEN_PER_MARKING {} TECHNIQUES EXPLICIT",
-                    c.max_tokens_marking
-                ),
-            ];
-            let extra = json!({
-                "engine": "explicit",
-                "states": c.states.to_string(),
-                "transitions": c.transitions.to_string(),
-                "max_tokens_place": c.max_tokens_place,
-                "max_tokens_marking": c.max_tokens_marking,
-            });
-            answer(a, exam, &lines, extra)
-        }
-        Ok(Outcome::Polytope(p)) => {
-            let lines = crate::polytope::polytope_lines(&p, t);
-            answer(a, exam, &lines, crate::polytope::polytope_json(&p))
-        }
-        Ok(Outcome::Generated { ss, .. }) => {
-            let m = &ss.metrics;
-            let lines = vec![
-                format!("STATE_SPACE STATES {} {t}", m.states),
-                format!("STATE_SPACE TRANSITIONS {} {t}", m.transitions),
-                format!("STATE_SPACE MAX_TOKEN_IN_PLACE {} {t}", m.max_local),
-                format!("STATE_SPACE MAX_TOKEN_PER_MARKING {} {t}", m.max_sum),
-            ];
-            let extra = json!({
-                "states": m.states.to_string(),
-                "transitions": m.transitions.to_string(),
-                "max_tokens_place": m.max_local,
-                "max_tokens_marking": m.max_sum,
-            });
-            answer(a, exam, &lines, extra)
-        }
         Err(i) => {
             let mut f = Failure::interrupted(
                 i,
                 &format!("saturn: {spec}: StateSpace"),
                 limits.describe(i),
             );
-            f.stdout_line = Some(match &items {
-                Some(items) => crate::mcc_check::early_or_cannot(items, &early).join("\n"),
-                None => "CANNOT_COMPUTE".into(),
-            });
+            f.stdout_line = Some(crate::mcc_check::early_or_cannot(&items, &early).join("\n"));
             Err(f.into())
         }
     }
+}
+
+/// The StateSpace examination: [`saturn_engine::statespace`], its answer as the contest's four
+/// lines (`CANNOT_COMPUTE` when a limit stops it).
+fn statespace(
+    a: &MccArgs,
+    net: saturn_model::PetriNet,
+    limits: &LimitArgs,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let exam = "StateSpace";
+    let spec = a.model_dir.to_string_lossy().into_owned();
+    let opts = saturn_engine::Options {
+        method: a.method.method(),
+        relations: a.relations.relations(),
+        portfolio: a.order == OrderArg::Auto,
+        boundedness: a.boundedness == BoundednessArg::Race,
+        scaling: a.scaling == ScalingArg::Auto,
+        polytope: a.polytope == PolytopeArg::Auto,
+        explicit: a.explicit.mode(),
+    };
+    let grouping = a.levels.grouping(a.order);
+    let lower = |net: &saturn_model::PetriNet| -> anyhow::Result<Vec<saturn_model::Model>> {
+        Ok(lower_levels(net, a.order, limits.timeout, grouping)?
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect())
+    };
+    let progress = crate::progress::reporter("StateSpace", a.limits.progress, net.places.len());
+    let got = match saturn_engine::statespace(net, lower, &opts, limits.limits(start), progress) {
+        Ok(got) => got,
+        Err(saturn_engine::Error::Lower(e)) => return Err(e),
+        Err(saturn_engine::Error::Stopped(i)) => {
+            let mut f = Failure::interrupted(
+                i,
+                &format!("saturn: {spec}: StateSpace"),
+                limits.describe(i),
+            );
+            f.stdout_line = Some("CANNOT_COMPUTE".into());
+            return Err(f.into());
+        }
+    };
+    let words = got.technique().contest_words();
+    let names = [
+        "STATES",
+        "TRANSITIONS",
+        "MAX_TOKEN_IN_PLACE",
+        "MAX_TOKEN_PER_MARKING",
+    ];
+    let values = match got.figures() {
+        Some(f) => [
+            f.states.to_string(),
+            f.transitions.to_string(),
+            f.max_local.to_string(),
+            f.max_sum.to_string(),
+        ],
+        None => [
+            "+inf".to_string(),
+            "+inf".into(),
+            "+inf".into(),
+            "+inf".into(),
+        ],
+    };
+    let lines: Vec<String> = names
+        .iter()
+        .zip(&values)
+        .map(|(n, v)| format!("STATE_SPACE {n} {v} TECHNIQUES {words}"))
+        .collect();
+    let extra = match &got {
+        Answer::ClosedForm(f) => crate::figures::closed_form_json(f),
+        Answer::Scaled { scaling, figures } => crate::figures::scaled_json(scaling, figures),
+        Answer::Polytope(p) => crate::figures::polytope_json(p),
+        Answer::Unbounded(w) => json!({ "states": "+inf", "witness": w.json() }),
+        Answer::Counted(c) => json!({
+            "engine": "explicit",
+            "states": c.states.to_string(),
+            "transitions": c.transitions.to_string(),
+            "max_tokens_place": c.max_tokens_place,
+            "max_tokens_marking": c.max_tokens_marking,
+        }),
+        Answer::Generated { ss, .. } => {
+            let m = &ss.metrics;
+            json!({
+                "states": m.states.to_string(),
+                "transitions": m.transitions.to_string(),
+                "max_tokens_place": m.max_local,
+                "max_tokens_marking": m.max_sum,
+            })
+        }
+    };
+    answer(a, exam, &lines, extra)
 }
 
 #[cfg(test)]

@@ -207,7 +207,7 @@ pub fn status_of(i: Interrupted) -> Status {
         Interrupted::Timeout | Interrupted::Budget => Status::Timeout,
         Interrupted::Memory => Status::Memory,
         // Too many tokens to store is not a proof of unboundedness (only a witness is, see
-        // crate::race): the run ran out of room.
+        // saturn_engine::race): the run ran out of room.
         Interrupted::IndexTooLarge | Interrupted::TooManyNodes => Status::Memory,
         Interrupted::Cancelled => Status::Error,
     }

@@ -1,6 +1,7 @@
 //! `saturn statespace MODEL [--method M] [--order O] [--json]`: Petri nets here, PRISM models in
 //! [`crate::statespace_prism`].
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -15,9 +16,9 @@ use crate::load::{
     load_net, lower_levels, net_of, peak_memory_bytes, peak_memory_line, read_input,
 };
 use crate::out;
-use crate::polytope::Polytope;
-use crate::race::{Outcome, Racers};
 use crate::report::{ok_object, Failure, Status};
+use crate::witness::WitnessFormat;
+use saturn_engine::Answer;
 use saturn_symbolic::Relations;
 
 #[derive(clap::Args, Clone, Debug)]
@@ -106,34 +107,46 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
         DEFAULT_ORDER
     });
     let relations = a.generation.relations_for(order);
-    // a strongly connected state machine: in closed form, nothing to lower (crate::polytope)
-    let closed = crate::polytope::closed_form(&net, a.polytope, a.explicit);
-    let candidates = match closed {
-        Some(_) => Vec::new(),
-        None => lower_levels(&net, order, a.limits.timeout, a.levels.grouping(order))?,
+    let opts = saturn_engine::Options {
+        method,
+        relations,
+        portfolio: order == OrderArg::Auto,
+        boundedness: a.boundedness == BoundednessArg::Race,
+        scaling: a.scaling == ScalingArg::Auto,
+        polytope: a.polytope == PolytopeArg::Auto,
+        explicit: a.explicit.mode(),
     };
     let limits = a.limits.limits(start);
-    let t0 = Instant::now();
-    // `statespace` names no state and no event (but --dot names the levels): the models need
-    // not carry the identifiers
-    let (names, models): (Vec<String>, Vec<_>) = candidates
-        .into_iter()
-        .map(|(name, m)| {
-            if a.dot.is_some() {
-                (name, m)
-            } else {
-                (name, m.without_names())
-            }
-        })
-        .unzip();
-    // each candidate's levels, and how many of them hold a one-hot group of places
-    let level_counts: Vec<(usize, usize)> = models
-        .iter()
-        .map(|m| {
-            let one_hot = m.levels.iter().filter(|l| l.one_hot).count();
-            (m.levels.len(), one_hot)
-        })
-        .collect();
+    // the time shown counts from the end of the lowering
+    let t0 = Cell::new(Instant::now());
+    // each candidate's name, levels, and how many of them hold a one-hot group of places
+    let mut names: Vec<String> = Vec::new();
+    let mut level_counts: Vec<(usize, usize)> = Vec::new();
+    let lower = |net: &saturn_model::PetriNet| -> anyhow::Result<Vec<saturn_model::Model>> {
+        let candidates = lower_levels(net, order, a.limits.timeout, a.levels.grouping(order))?;
+        // `statespace` names no state and no event (but --dot names the levels): the models
+        // need not carry the identifiers
+        let (n, models): (Vec<String>, Vec<_>) = candidates
+            .into_iter()
+            .map(|(name, m)| {
+                if a.dot.is_some() {
+                    (name, m)
+                } else {
+                    (name, m.without_names())
+                }
+            })
+            .unzip();
+        level_counts = models
+            .iter()
+            .map(|m| {
+                let one_hot = m.levels.iter().filter(|l| l.one_hot).count();
+                (m.levels.len(), one_hot)
+            })
+            .collect();
+        names = n;
+        t0.set(Instant::now());
+        Ok(models)
+    };
     let (n_places, n_transitions) = (net.places.len(), net.transitions.len());
     let net_name = net.name.clone();
     // the JSON object of an answer: the envelope, the net's size, then `fields`
@@ -155,7 +168,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                          f: [String; 4],
                          more: &str|
      -> anyhow::Result<ExitCode> {
-        let seconds = t0.elapsed().as_secs_f64();
+        let seconds = t0.get().elapsed().as_secs_f64();
         let peak = peak_memory_bytes();
         if a.json {
             let mut v = object(fields);
@@ -185,26 +198,32 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             a.limits.describe(i),
         )
     };
-    if let Some(f) = closed {
-        return print_figures(
-            crate::polytope::closed_form_json(&f),
-            "closed form (a state machine whose components are strongly connected: every distribution of each component's tokens is reachable)",
-            [f.states.to_string(), f.transitions.to_string(), f.max_local.to_string(), f.max_sum.to_string()],
-            "",
-        );
-    }
-    // a net with many tokens per place whose figures are polynomials in the scale: from small
-    // scales (crate::scaled), unless a check refuses
-    let scaling = crate::scaled::worth_scaling(&net, a.scaling, a.explicit);
-    if let Some(s) = &scaling {
-        let progress = crate::progress::reporter("states", a.limits.progress, n_places);
-        let scaled = crate::scaled::scaled_figures(s, &models, method, relations, limits, progress)
-            .map_err(stopped)?;
-        if let Some(f) = scaled {
-            let seconds = t0.elapsed().as_secs_f64();
+    let progress = crate::progress::reporter("states", a.limits.progress, n_places);
+    let answer = match saturn_engine::statespace(net, lower, &opts, limits, progress) {
+        Ok(answer) => answer,
+        Err(saturn_engine::Error::Lower(e)) => return Err(e),
+        Err(saturn_engine::Error::Stopped(i)) => return Err(stopped(i).into()),
+    };
+    let (won, ss) = match answer {
+        // a strongly connected state machine: in closed form, nothing lowered
+        Answer::ClosedForm(f) => {
+            return print_figures(
+                crate::figures::closed_form_json(&f),
+                "closed form (a state machine whose components are strongly connected: every distribution of each component's tokens is reachable)",
+                [f.states.to_string(), f.transitions.to_string(), f.max_local.to_string(), f.max_sum.to_string()],
+                "",
+            );
+        }
+        // a net with many tokens per place whose figures are polynomials in the scale: from
+        // small scales
+        Answer::Scaled {
+            scaling: s,
+            figures: f,
+        } => {
+            let seconds = t0.get().elapsed().as_secs_f64();
             let peak = peak_memory_bytes();
             if a.json {
-                let mut v = object(crate::scaled::scaled_json(s, &f));
+                let mut v = object(crate::figures::scaled_json(&s, &f));
                 v["method"] = json!(method.name());
                 v["relations"] = json!(relations.name());
                 v["order"] = json!(order.name());
@@ -229,40 +248,10 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             }
             return Ok(ExitCode::SUCCESS);
         }
-    }
-    let bounds = match a.boundedness {
-        BoundednessArg::Race => Some(crate::race::quick_bounds(&net, &limits)),
-        BoundednessArg::Off => None,
-    };
-    // the net is kept for the racers only (and the witness's names)
-    let poly = Polytope::wanted(bounds.as_ref(), a.polytope, a.explicit, order);
-    let net = (poly || Racers::needs_net(bounds.as_ref(), a.explicit, order)).then_some(net);
-    crate::memory::release_freed();
-    let racers = match &net {
-        Some(net) => {
-            let p = Polytope::new(net, bounds.as_ref(), a.polytope, a.explicit, order, &limits);
-            Racers::new(net, bounds, a.explicit, order).with_polytope(p)
-        }
-        None => {
-            // settled: the bounds go too (a word per place, 1 MB on 60,000 places)
-            drop(bounds);
-            Racers::none()
-        }
-    };
-    let outcome = crate::race::generate_raced(
-        racers,
-        &models,
-        method,
-        relations,
-        limits,
-        crate::progress::reporter("states", a.limits.progress, n_places),
-    )
-    .map_err(stopped)?;
-    let (won, ss) = match outcome {
-        Outcome::Generated { won, ss } => {
+        Answer::Generated { won, model, ss } => {
             if let Some(path) = &a.dot {
                 let roots = [("reachable".to_string(), ss.states)];
-                out::write_dot(path, &ss.dd.sets, &roots, &models[won])?;
+                out::write_dot(path, &ss.dd.sets, &roots, &model)?;
             }
             if std::env::var_os("SATURN_STATS").is_some() {
                 let m = &ss.memory;
@@ -272,7 +261,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             }
             (won, ss)
         }
-        Outcome::Unbounded(w) => {
+        Answer::Unbounded(w) => {
             if a.json {
                 let mut v = object(json!({
                         "states": "+inf",
@@ -280,7 +269,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                         "max_tokens_place": "+inf",
                         "max_tokens_marking": "+inf",
                         "witness": w.json(),
-                        "seconds": t0.elapsed().as_secs_f64(),
+                        "seconds": t0.get().elapsed().as_secs_f64(),
                         "peak_memory_bytes": peak_memory_bytes(),
                 }));
                 v["status"] = json!(Status::Unbounded);
@@ -296,7 +285,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             }
             return Ok(ExitCode::SUCCESS);
         }
-        Outcome::Counted(c) => {
+        Answer::Counted(c) => {
             return print_figures(
                 json!({
                     "engine": "explicit",
@@ -318,10 +307,10 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
                 "",
             );
         }
-        Outcome::Polytope(p) => {
+        Answer::Polytope(p) => {
             let m = &p.metrics;
             return print_figures(
-                crate::polytope::polytope_json(&p),
+                crate::figures::polytope_json(&p),
                 &format!(
                     "symbolic, the P-semiflows' polytope on binary counters ({} boolean levels; {}reachable, by the {} ranking{})",
                     p.levels,
@@ -334,8 +323,7 @@ pub fn run(a: &StateSpaceArgs) -> anyhow::Result<ExitCode> {
             );
         }
     };
-    drop(net);
-    let seconds = t0.elapsed().as_secs_f64();
+    let seconds = t0.get().elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
     let m = &ss.metrics;
     let (n_levels, n_one_hot) = level_counts[won];

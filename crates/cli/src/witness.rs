@@ -1,34 +1,17 @@
-//! An unboundedness witness in words, with the net's names: what `statespace` prints and
-//! `--json` carries for an unbounded net.
+//! An unboundedness witness ([`saturn_engine::WitnessText`]) as `statespace` prints it and
+//! `--json` carries it.
 
-use saturn_model::bounded::Witness;
-use saturn_model::PetriNet;
+pub use saturn_engine::WitnessText;
 
-/// A witness in words, with the net's place and transition names: the growing places, the
-/// firing sequence to the pumpable marking, and the sequence that pumps it.
-pub struct WitnessText {
-    pub growing: Vec<String>,
-    pub prefix: Vec<String>,
-    pub pump: Vec<String>,
+/// The witness's text and JSON forms.
+pub trait WitnessFormat {
+    fn json(&self) -> serde_json::Value;
+    /// Text lines for `statespace`.
+    fn lines(&self) -> String;
 }
 
-impl WitnessText {
-    pub fn new(net: &PetriNet, w: &Witness) -> WitnessText {
-        let t = |v: &[usize]| -> Vec<String> {
-            v.iter().map(|&i| net.transitions[i].name.clone()).collect()
-        };
-        WitnessText {
-            growing: w
-                .growing
-                .iter()
-                .map(|&p| net.places[p].name.clone())
-                .collect(),
-            prefix: t(&w.prefix),
-            pump: t(&w.pump),
-        }
-    }
-
-    pub fn json(&self) -> serde_json::Value {
+impl WitnessFormat for WitnessText {
+    fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "growing_places": self.growing,
             "prefix": self.prefix,
@@ -36,8 +19,7 @@ impl WitnessText {
         })
     }
 
-    /// Text lines for `statespace`.
-    pub fn lines(&self) -> String {
+    fn lines(&self) -> String {
         let seq = |v: &[String]| {
             if v.is_empty() {
                 "(nothing)".to_string()

@@ -5,7 +5,7 @@
 //! Decision diagrams win when the state space is huge and regular; some nets have a few million
 //! markings or fewer but no variable order that keeps their diagrams small (N-queens, peg
 //! solitaire, unfolded coloured nets with tens of thousands of places). There a plain search
-//! answers in seconds, so the CLI races this engine against saturation (`crates/cli/src/race.rs`).
+//! answers in seconds, so the CLI races this engine against saturation (`crates/engine/src/race.rs`).
 //!
 //! Each marking is stored once, packed: every place gets a bit field as wide as its structural
 //! bound needs (a safe place takes one bit), or [`Config::unknown_width`] bits when no bound is

@@ -30,8 +30,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::args::{ExplicitArg, OrderArg};
 pub use crate::witness::WitnessText;
+use crate::ExplicitMode;
 use saturn_explicit::Counts;
 use saturn_model::bounded::{self, Boundedness, StructuralBounds};
 use saturn_model::{Model, PetriNet};
@@ -177,11 +177,11 @@ impl<'n> Racers<'n> {
     pub fn new(
         net: &'n PetriNet,
         bounds: Option<StructuralBounds>,
-        explicit: ExplicitArg,
-        order: OrderArg,
+        explicit: ExplicitMode,
+        portfolio: bool,
     ) -> Racers<'n> {
         Racers {
-            explicit: explicit_on(explicit, order).then(|| Explicit {
+            explicit: explicit_on(explicit, portfolio).then(|| Explicit {
                 net,
                 bounds: bounds
                     .as_ref()
@@ -189,7 +189,7 @@ impl<'n> Racers<'n> {
                     .unwrap_or_default(),
             }),
             witness: bounds.filter(|b| !b.all_covered()).map(|b| (net, b)),
-            explicit_only: explicit == ExplicitArg::Only,
+            explicit_only: explicit == ExplicitMode::Only,
             polytope: None,
         }
     }
@@ -197,10 +197,10 @@ impl<'n> Racers<'n> {
     /// Does a run need the net (is anything raced)?
     pub fn needs_net(
         bounds: Option<&StructuralBounds>,
-        explicit: ExplicitArg,
-        order: OrderArg,
+        explicit: ExplicitMode,
+        portfolio: bool,
     ) -> bool {
-        bounds.is_some_and(|b| !b.all_covered()) || explicit_on(explicit, order)
+        bounds.is_some_and(|b| !b.all_covered()) || explicit_on(explicit, portfolio)
     }
 }
 
@@ -222,12 +222,12 @@ fn more_than_it_holds(proven: f64, most: u64) -> bool {
     proven > (most.max(1) as f64).log10()
 }
 
-/// Does the explicit search run (`--explicit auto` acts with the portfolio only)?
-fn explicit_on(explicit: ExplicitArg, order: OrderArg) -> bool {
+/// Does the explicit search run ([`ExplicitMode::Auto`] acts with the portfolio only)?
+fn explicit_on(explicit: ExplicitMode, portfolio: bool) -> bool {
     match explicit {
-        ExplicitArg::Auto => order == OrderArg::Auto,
-        ExplicitArg::Off => false,
-        ExplicitArg::Only => true,
+        ExplicitMode::Auto => portfolio,
+        ExplicitMode::Off => false,
+        ExplicitMode::Only => true,
     }
 }
 

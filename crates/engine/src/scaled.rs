@@ -11,10 +11,9 @@ use saturn_model::scaling::{polynomial_scaling, Scaling};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::statespace::{figures_by_scaling, ScaledFigures};
 use saturn_symbolic::{Interrupted, Limits, Method, Progress, Relations};
-use serde_json::json;
 
-use crate::args::{ExplicitArg, ScalingArg};
 use crate::race::{generate_raced, Outcome, Racers};
+use crate::ExplicitMode;
 
 /// Scaling pays when the net's own scale is at least this many times the number of scales it
 /// generates (HouseConstruction-PT-00020, 18 transitions, is generated directly in 1.8 s; its
@@ -24,14 +23,10 @@ const WORTH: u64 = 2;
 /// The largest degree bound (transitions) tried: beyond it the small scales are too many.
 const MOST_DEGREE: usize = 64;
 
-/// The net's scaling, when `--scaling auto` asks for it, the run is not the explicit search
-/// alone (`--explicit only`), and the net qualifies and scaling pays.
-pub fn worth_scaling(
-    net: &PetriNet,
-    scaling: ScalingArg,
-    explicit: ExplicitArg,
-) -> Option<Scaling> {
-    if scaling == ScalingArg::Off || explicit == ExplicitArg::Only {
+/// The net's scaling, when `scaling` asks for it, the run is not the explicit search alone
+/// ([`ExplicitMode::Only`]), and the net qualifies and scaling pays.
+pub fn worth_scaling(net: &PetriNet, scaling: bool, explicit: ExplicitMode) -> Option<Scaling> {
+    if !scaling || explicit == ExplicitMode::Only {
         return None;
     }
     polynomial_scaling(net)
@@ -84,18 +79,4 @@ pub fn scaled_figures(
         }
     };
     figures_by_scaling(factor, scaling.degree, &mut at)
-}
-
-/// The JSON fields of figures by scaling (`saturn statespace --json`, `saturn mcc --json`).
-pub fn scaled_json(s: &Scaling, f: &ScaledFigures) -> serde_json::Value {
-    json!({
-        "engine": "scaled",
-        "scale": s.factor,
-        "scales_generated": f.points,
-        "degree": f.degree,
-        "states": f.states.to_string(),
-        "transitions": f.transitions.to_string(),
-        "max_tokens_place": f.max_local,
-        "max_tokens_marking": f.max_sum,
-    })
 }
