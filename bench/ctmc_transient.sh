@@ -2,7 +2,7 @@
 # Transient and time-bounded CSL side by side with PRISM (issue 45: "Benchmarks side by side with
 # PRISM 4.10 (its fastest engine) on the transient and time-bounded rows of the corpus"). Not a test.
 #
-#   [PRISM=/path/to/prism/bin/prism] [RUNS=3] bench/ctmc_transient.sh [TIMEOUT]
+#   [PRISM=/path/to/prism/bin/prism] [RUNS=3] [ROWS=small|all] bench/ctmc_transient.sh [TIMEOUT]
 #   (after cargo build --release -p saturn-cli)
 #
 # One row per model, size and property: `saturn check MODEL --props FILE --const C --prop K` with
@@ -65,9 +65,20 @@ row() {
 
 echo "| row | saturn (default) | saturn result | PRISM -sparse | PRISM result | PRISM -hybrid | PRISM result |"
 echo "|---|---|---|---|---|---|---|"
-# the rows: label, model, properties, constants, property indices
+# the rows: label, model, properties, constants, property indices (ROWS=small: the smallest
+# size of each family)
+ROWS=${ROWS:-all}
 rows() {
     local n mc t c
+    if [ "$ROWS" = small ]; then
+        echo "cluster N=32|$CTMC/cluster/cluster.prism|$CTMC/cluster/cluster.props|N=32,T=2000,t=20|1 2 4 5"
+        echo "embedded MAX_COUNT=4|$CTMC/embedded/embedded.prism|$CTMC/embedded/embedded.props|MAX_COUNT=4,T=12|2 3 6"
+        echo "polling N=14|$CTMC/polling/polling.14.prism|$CTMC/polling/polling.props|T=16|3 4 5"
+        echo "kanban t=4|$CTMC/kanban/kanban.prism|$PROPS/kanban_transient.csl|t=4,T=10|1 2 3"
+        echo "fms n=5|$CTMC/fms/fms.prism|$PROPS/fms_transient.csl|n=5,T=10|1 2"
+        [ -n "$TANDEM" ] && echo "tandem c=255|$TANDEM/tandem.sm|$TANDEM/tandem.csl|c=255,T=1|2 5"
+        return
+    fi
     for n in 32 64 128; do
         echo "cluster N=$n|$CTMC/cluster/cluster.prism|$CTMC/cluster/cluster.props|N=$n,T=2000,t=20|1 2 4 5"
     done
