@@ -23,14 +23,17 @@ TANDEM=${TANDEM:-}
 PRISM=${PRISM:-}
 PROPS=$HERE/bench/props
 
-# median_run CMD...: prints "seconds MiB" of the median run and leaves its output in $OUT
+# median_run CMD...: prints "seconds KiB" of the median run; the output of the last run is
+# left in the file $LAST
+LAST=$(mktemp)
+trap 'rm -f "$LAST" "$LAST.tm"' EXIT
 median_run() {
     local runs=() i out t m
     for ((i = 0; i < RUNS; i++)); do
         out=$( { /usr/bin/time -f "TIME %e %M" timeout "$TIMEOUT" "$@"; } 2>&1 )
         read -r t m < <(printf '%s\n' "$out" | awk '/^TIME/ {print $2, $3}')
         runs+=("$t $m")
-        OUT=$out
+        printf '%s\n' "$out" > "$LAST"
     done
     printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
 }
@@ -39,11 +42,12 @@ row() {
     local label=$1 model=$2 props=$3 consts=$4 prop=$5
     [ -f "$model" ] && [ -f "$props" ] || { echo "| $label | missing files, skipped |"; return; }
     local line="| $label" t m res
-    read -r t m < <(median_run "$SATURN" check "$model" --props "$props" --prop "$prop" \
-        ${consts:+--const "$consts"} --timeout "$TIMEOUT")
-    if res=$(printf '%s\n' "$OUT" | grep -m1 '^Result:'); then
+    median_run "$SATURN" check "$model" --props "$props" --prop "$prop" \
+        ${consts:+--const "$consts"} --timeout "$TIMEOUT" > "$LAST.tm"
+    read -r t m < "$LAST.tm"
+    if res=$(grep -m1 '^Result:' "$LAST"); then
         local b
-        b=$(printf '%s\n' "$OUT" | grep -m1 '^Bounds:' | sed -E 's/^Bounds: (\[[^]]*\]).*/\1/')
+        b=$(grep -m1 '^Bounds:' "$LAST" | sed -E 's/^Bounds: (\[[^]]*\]).*/\1/')
         line="$line | ${t} s, $((m / 1024)) MiB | ${b:-$(echo "$res" | awk '{print $2}')}"
     else
         line="$line | - | -"
@@ -51,9 +55,10 @@ row() {
     if [ -n "$PRISM" ]; then
         local e
         for e in sparse hybrid; do
-            read -r t m < <(median_run "$PRISM" "$model" "$props" -prop "$prop" \
-                ${consts:+-const "$consts"} -$e -javamaxmem 16g -cuddmaxmem 8g)
-            if res=$(printf '%s\n' "$OUT" | grep -m1 '^Result:'); then
+            median_run "$PRISM" "$model" "$props" -prop "$prop" \
+                ${consts:+-const "$consts"} -$e -javamaxmem 16g -cuddmaxmem 8g > "$LAST.tm"
+            read -r t m < "$LAST.tm"
+            if res=$(grep -m1 '^Result:' "$LAST"); then
                 line="$line | ${t} s, $((m / 1024)) MiB | $(echo "$res" | awk '{print $2}')"
             else
                 line="$line | - | -"
