@@ -25,7 +25,6 @@
 //! below, the built start closes the gap at once). For an expected reward without a built start
 //! the upper bound is infinite (and said so), never invented.
 
-use super::watch::Watch;
 use super::direct::direct_bounds;
 use super::linear::absorbing_from;
 use super::{Convergence, Method, Options, Progress, SolveError};
@@ -192,7 +191,6 @@ fn bracket(
     progress: Progress,
 ) -> Result<(Bounds, usize), SolveError> {
     let method = step.method;
-    let mut watch = Watch::default();
     for it in 1..=budget {
         let gap = gap(&lo, &hi, fixed, stop, o.convergence);
         if gap <= o.epsilon {
@@ -215,9 +213,6 @@ fn bracket(
         step.apply(&mut hi);
         step.apply(&mut lo);
         iterations += 1;
-        if watch.hopeless(it, budget, gap, o.epsilon) {
-            break;
-        }
     }
     let within = gap(&lo, &hi, fixed, stop, o.convergence) <= o.epsilon;
     let b = Bounds {
