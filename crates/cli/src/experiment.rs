@@ -411,8 +411,11 @@ pub fn run(
                 b.states,
                 b.transitions,
                 b.seconds,
-                b.auto
-                    .map_or_else(String::new, |c| format!(", engine {} ({})", b.engine, c.text()))
+                b.auto.map_or_else(String::new, |c| format!(
+                    ", engine {} ({})",
+                    b.engine,
+                    c.text()
+                ))
             );
         }
         let mut header: Vec<String> = ranged.iter().map(|s| s.to_string()).collect();

@@ -44,7 +44,13 @@ fn bounds_and_sets_against_epsilon_contain_the_exact_values() {
     let (code, out, err) = run(
         &d,
         &[
-            "check", "c.sm", "--props", "c.props", "--epsilon", "1e-1:1e-8", "--json",
+            "check",
+            "c.sm",
+            "--props",
+            "c.props",
+            "--epsilon",
+            "1e-1:1e-8",
+            "--json",
         ],
     );
     assert_eq!(code, 0, "{err}");
@@ -119,11 +125,21 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
     let (code, out, err) = run(
         &d,
         &[
-            "check", "c.sm", "--props", "c.props", "--epsilon", "1e-2:1e-6", "--plot", "e.svg",
+            "check",
+            "c.sm",
+            "--props",
+            "c.props",
+            "--epsilon",
+            "1e-2:1e-6",
+            "--plot",
+            "e.svg",
         ],
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("epsilon: 1e-2:1e-6 (5 values, relative, no refinement)"), "{out}");
+    assert!(
+        out.contains("epsilon: 1e-2:1e-6 (5 values, relative, no refinement)"),
+        "{out}"
+    );
     // the threshold's table: epsilon, verdict, bounds, width, sets, iterations
     let table: Vec<Vec<&str>> = out
         .lines()
@@ -134,7 +150,16 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
         .collect();
     assert_eq!(
         table[0],
-        vec!["Epsilon", "Result", "Lower", "Upper", "Width", "|X^l|", "|X^u|", "Iterations"],
+        vec![
+            "Epsilon",
+            "Result",
+            "Lower",
+            "Upper",
+            "Width",
+            "|X^l|",
+            "|X^u|",
+            "Iterations"
+        ],
         "{out}"
     );
     assert_eq!(table.len(), 6, "{out}");
@@ -150,7 +175,10 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
         .expect("a header")
         .split_whitespace()
         .collect();
-    assert_eq!(header, vec!["Epsilon", "Result", "Lower", "Upper", "Width", "Iterations"]);
+    assert_eq!(
+        header,
+        vec!["Epsilon", "Result", "Lower", "Upper", "Width", "Iterations"]
+    );
 
     let svg = std::fs::read_to_string(d.join("e.svg")).expect("the plot is written");
     let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
@@ -201,7 +229,10 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
             // epsilon increasing to the right, one decade a step: evenly spaced on a log axis
             let steps: Vec<f64> = pts.windows(2).map(|w| w[1].0 - w[0].0).collect();
             assert!(steps[0] > 0.0, "{steps:?}");
-            assert!(steps.iter().all(|s| (s - steps[0]).abs() < 0.02), "{steps:?}");
+            assert!(
+                steps.iter().all(|s| (s - steps[0]).abs() < 0.02),
+                "{steps:?}"
+            );
         }
     }
     // the result of a number drawn between its bounds; none for a threshold
@@ -223,17 +254,36 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
 
 #[test]
 fn bad_epsilon_experiments_are_refused() {
-    let d = files(&[("c.sm", CHAIN), ("c.props", "const double T;\nP=? [ F<=T t=1 ];\n")]);
+    let d = files(&[
+        ("c.sm", CHAIN),
+        ("c.props", "const double T;\nP=? [ F<=T t=1 ];\n"),
+    ]);
     let base = ["c.sm", "--props", "c.props"];
     let with = |extra: &[&'static str]| {
         let mut v = base.to_vec();
         v.extend(extra);
         v
     };
-    refused(&d, &with(&["--epsilon", "1e-1:x", "--const", "T=1"]), "not a positive number");
-    refused(&d, &with(&["--epsilon", "1e-1:2:1e-3", "--const", "T=1"]), "does not lead");
-    refused(&d, &with(&["--epsilon", "1e-1:1e-3", "--const", "T=1:2"]), "one value per constant");
-    refused(&d, &with(&["--epsilon", "0", "--const", "T=1"]), "not a positive number");
+    refused(
+        &d,
+        &with(&["--epsilon", "1e-1:x", "--const", "T=1"]),
+        "not a positive number",
+    );
+    refused(
+        &d,
+        &with(&["--epsilon", "1e-1:2:1e-3", "--const", "T=1"]),
+        "does not lead",
+    );
+    refused(
+        &d,
+        &with(&["--epsilon", "1e-1:1e-3", "--const", "T=1:2"]),
+        "one value per constant",
+    );
+    refused(
+        &d,
+        &with(&["--epsilon", "0", "--const", "T=1"]),
+        "not a positive number",
+    );
     // one epsilon and --plot: nothing to draw over
     refused(
         &d,
@@ -244,7 +294,14 @@ fn bad_epsilon_experiments_are_refused() {
     let (code, _, err) = run(
         &d,
         &[
-            "check", "c.sm", "--props", "c.props", "--epsilon", "1e-1:1e-2", "--const", "T=-1",
+            "check",
+            "c.sm",
+            "--props",
+            "c.props",
+            "--epsilon",
+            "1e-1:1e-2",
+            "--const",
+            "T=-1",
         ],
     );
     assert_eq!(code, 2, "{err}");

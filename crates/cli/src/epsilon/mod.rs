@@ -485,7 +485,10 @@ mod tests {
         let (hull, a) = initial_bounds(&nums, &[0, 1]).expect("numbers");
         assert_eq!((hull.lo, hull.hi), (0.1, 0.5));
         assert!(matches!(a, Answer::Range(..)));
-        assert!(matches!(initial_bounds(&nums, &[1]), Some((_, Answer::Num(_)))));
+        assert!(matches!(
+            initial_bounds(&nums, &[1]),
+            Some((_, Answer::Num(_)))
+        ));
     }
 
     #[test]

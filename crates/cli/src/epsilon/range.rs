@@ -112,11 +112,9 @@ impl FromStr for EpsilonArg {
                 walk(a, b, |k| a * f.powi(k as i32))?
             }
             _ => {
-                return Err(
-                    "an epsilon is a number, START:END (one value a decade) or \
+                return Err("an epsilon is a number, START:END (one value a decade) or \
                      START:FACTOR:END"
-                        .into(),
-                )
+                    .into())
             }
         };
         Ok(EpsilonArg::Range {

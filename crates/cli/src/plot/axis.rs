@@ -84,10 +84,7 @@ pub(super) fn log_axis(lo: f64, hi: f64) -> Axis {
     let b = if b <= a { a + 1.0 } else { b };
     let decades = (b - a) as usize;
     let every = decades.div_ceil(12).max(1);
-    let ticks = (0..=decades)
-        .step_by(every)
-        .map(|k| a + k as f64)
-        .collect();
+    let ticks = (0..=decades).step_by(every).map(|k| a + k as f64).collect();
     Axis {
         lo: a,
         hi: b,

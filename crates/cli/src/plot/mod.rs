@@ -223,7 +223,11 @@ fn panel(s: &mut String, f: &Figure, p: &Panel, left: f64, top: f64) {
     } else {
         axis(xa, xb, false, 0.0)
     };
-    let min_step = if p.measure == Measure::SetSizes { 1.0 } else { 0.0 };
+    let min_step = if p.measure == Measure::SetSizes {
+        1.0
+    } else {
+        0.0
+    };
     let ay = axis(ya, yb, true, min_step);
     let px = |x: f64| x0 + ax.fraction(x) * (x1 - x0);
     let py = |y: f64| y1 - ay.fraction(y) * (y1 - y0);
@@ -240,7 +244,11 @@ fn panel(s: &mut String, f: &Figure, p: &Panel, left: f64, top: f64) {
     }
     let y_labels = tick_labels(&ay);
     // the y axis's name left of its widest tick label (about 6.6 pixels a character)
-    let widest = y_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let widest = y_labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
     let name_x = x0 - 16.0 - 6.6 * widest as f64;
     for (&t, label) in ay.ticks.iter().zip(y_labels) {
         let y = py(t);
@@ -335,7 +343,10 @@ fn panel(s: &mut String, f: &Figure, p: &Panel, left: f64, top: f64) {
     }
     // the legend, right-aligned above the frame (the result's entry only where there is one)
     let mut entries = Vec::new();
-    if p.samples.iter().any(|q| q.y.is_some_and(|b| b.result.is_some())) {
+    if p.samples
+        .iter()
+        .any(|q| q.y.is_some_and(|b| b.result.is_some()))
+    {
         entries.push(Legend::Line(RESULT, "result"));
     }
     entries.extend(p.measure.legend());

@@ -2,8 +2,8 @@
 //! (thesis section 2.3.4, Figure 6.5): `x[s] = c[s] + sum_j R[s][j] x[j] / h[s]` for the
 //! unknown states, `x[s]` fixed for the others, iterated from the zero vector.
 
-use super::watch::Watch;
 use super::steady::not_converged;
+use super::watch::Watch;
 use super::{
     conclude, scale_into, with_fallback, Convergence, Failed, Method, Options, Progress, Run,
     Solution, SolveError,

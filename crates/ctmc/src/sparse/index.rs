@@ -140,10 +140,7 @@ impl StateIndex {
     }
 
     /// Call `f(i, tup)` on every state in index order; stops at the first error.
-    pub fn for_each<E>(
-        &self,
-        f: &mut dyn FnMut(usize, &[u32]) -> Result<(), E>,
-    ) -> Result<(), E> {
+    pub fn for_each<E>(&self, f: &mut dyn FnMut(usize, &[u32]) -> Result<(), E>) -> Result<(), E> {
         if self.root == NONE {
             return Ok(());
         }
@@ -192,7 +189,9 @@ mod tests {
     fn rank_and_unrank_follow_the_lexicographic_order() {
         let mut seed = 12345u64;
         let mut rnd = |m: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 33) % m as u64) as u32
         };
         for reduction in [Reduction::Quasi, Reduction::Fully] {

@@ -396,14 +396,18 @@ impl SparseMatrix {
 
     /// Bytes of the matrix: the column pointers, the row indices, the codes and the table.
     pub fn bytes(&self) -> u64 {
-        (self.col_ptr.len() * 4
-            + self.rows.len() * (4 + self.codes.width())
-            + self.table.len() * 8) as u64
+        (self.col_ptr.len() * 4 + self.rows.len() * (4 + self.codes.width()) + self.table.len() * 8)
+            as u64
     }
 
     /// One Gauss-Seidel pass over the columns in `order`: `step(j, sum)` with the incoming sum
     /// of column `j` as `x` stands.
-    fn sweep_with(&self, x: &mut [f64], order: Sweep, mut step: impl FnMut(usize, f64, &mut [f64])) {
+    fn sweep_with(
+        &self,
+        x: &mut [f64],
+        order: Sweep,
+        mut step: impl FnMut(usize, f64, &mut [f64]),
+    ) {
         with_codes!(&self.codes, c => {
             let mut one = |j: usize, x: &mut [f64]| {
                 let r = self.span(j);
@@ -471,9 +475,8 @@ impl RateMatrix for View<'_> {
     /// The update inlined column by column (no call through the solver's closure).
     fn relaxed_sweep(&self, x: &mut [f64], order: Sweep, r: &Relaxation<'_>) -> SweepStats {
         let mut m = SweepStats::default();
-        self.m.sweep_with(x, order, |j, s, x| {
-            r.update(j, &[s], &mut x[j..=j], &mut m)
-        });
+        self.m
+            .sweep_with(x, order, |j, s, x| r.update(j, &[s], &mut x[j..=j], &mut m));
         m
     }
 
@@ -491,7 +494,13 @@ mod tests {
     /// same entries as the triples.
     #[test]
     fn rates_are_exact_at_every_width() {
-        for (distinct, width) in [(3usize, 1usize), (256, 1), (257, 2), (65_536, 2), (65_537, 8)] {
+        for (distinct, width) in [
+            (3usize, 1usize),
+            (256, 1),
+            (257, 2),
+            (65_536, 2),
+            (65_537, 8),
+        ] {
             let n = 400usize;
             let mut t = Vec::new();
             let mut k = 0usize;

@@ -115,7 +115,8 @@ impl SparseCtmc {
         let mut merged: Vec<(u32, f64)> = Vec::new();
         let mut tup = vec![0u32; k];
         let mut s = vec![0i64; k];
-        let (mut exit, mut deadlocks, mut transitions) = (Vec::with_capacity(count), Vec::new(), 0u64);
+        let (mut exit, mut deadlocks, mut transitions) =
+            (Vec::with_capacity(count), Vec::new(), 0u64);
         let c = &ctmc;
         c.index.for_each(&mut |i, t| {
             if i % 65536 == 0 {
@@ -160,7 +161,10 @@ impl SparseCtmc {
                 rates.push(rate);
             }
             if rates.len() > u32::MAX as usize {
-                return Err(BuildError::TooLarge(format!("more than {} nonzeros", u32::MAX)));
+                return Err(BuildError::TooLarge(format!(
+                    "more than {} nonzeros",
+                    u32::MAX
+                )));
             }
             row_ptr.push(rates.len() as u32);
             Ok(())

@@ -85,7 +85,13 @@ impl<'a> Stepper<'a> {
         let (keep, take) = exit
             .iter()
             .zip(fixed)
-            .map(|(&h, &f)| if f { (1.0, 0.0) } else { (1.0 - h / q, 1.0 / q) })
+            .map(|(&h, &f)| {
+                if f {
+                    (1.0, 0.0)
+                } else {
+                    (1.0 - h / q, 1.0 / q)
+                }
+            })
             .unzip();
         Stepper {
             rt,
