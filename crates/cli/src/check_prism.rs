@@ -241,6 +241,9 @@ pub struct AutoChoice {
     pub matrix_bytes: u64,
     pub cache_bytes: u64,
     pub sparse_bytes: u64,
+    /// The EV*MxD's build stopped when its diagrams passed twice the least the sparse engine
+    /// could take (`matrix_bytes`: what they held then; `sparse_bytes`: the sparse matrix).
+    pub gave_up: bool,
 }
 
 impl AutoChoice {
@@ -251,11 +254,18 @@ impl AutoChoice {
 
     /// Is the symbolic engine the one to keep?
     pub fn symbolic(&self) -> bool {
-        self.symbolic_bytes() < self.sparse_bytes
+        !self.gave_up && self.symbolic_bytes() < self.sparse_bytes
     }
 
     /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against sparse 120.6 MiB`.
     pub fn text(&self) -> String {
+        if self.gave_up {
+            return format!(
+                "auto: EV*MxD build stopped at {}, past twice the least the sparse engine takes; sparse {}",
+                human_bytes(self.matrix_bytes),
+                human_bytes(self.sparse_bytes)
+            );
+        }
         format!(
             "auto: EV*MxD {} + cache {} against sparse {}",
             human_bytes(self.matrix_bytes),
@@ -270,6 +280,7 @@ impl AutoChoice {
             "symbolic_matrix_bytes": self.matrix_bytes,
             "symbolic_cache_bytes": self.cache_bytes,
             "sparse_bytes": self.sparse_bytes,
+            "symbolic_build_stopped": self.gave_up,
         })
     }
 }
@@ -447,14 +458,38 @@ fn build_chain(
                 }
                 other => Failure::error(format!("{name}: {other}")),
             };
-            let mut m = SymbolicCtmc::from_state_space_reporting(
+            // auto: the build gives up once its diagrams pass twice the least the sparse
+            // engine could take (an unstructured chain: the diagrams would only grow)
+            let states = u64::try_from(&ss.states).unwrap_or(u64::MAX);
+            let deadlocks = u64::try_from(&ss.deadlocks).unwrap_or(0);
+            let budget = (engine.engine == EngineArg::Auto)
+                .then(|| 2 * saturn_ctmc::symbolic::sparse_bytes_floor(states, deadlocks));
+            let built = SymbolicCtmc::from_state_space_reporting(
                 model,
                 enc,
                 &ss,
                 &limits,
+                budget,
                 report.as_mut().map(|r| r.as_mut() as &mut dyn FnMut(&str)),
-            )
-            .map_err(interrupted)?;
+            );
+            let mut m = match built {
+                Err(saturn_ctmc::symbolic::BuildError::OverBudget {
+                    bytes,
+                    budget,
+                    spare,
+                    ..
+                }) => {
+                    let s = build_sparse(model, &spare.0, &ss, name, limit_args)?;
+                    let auto = AutoChoice {
+                        matrix_bytes: bytes,
+                        cache_bytes: 0,
+                        sparse_bytes: saturn_ctmc::Chain::rates(&s).memory_bytes().max(budget / 2),
+                        gave_up: true,
+                    };
+                    return Ok((Built::Sparse(Box::new(s)), Some(auto)));
+                }
+                other => other.map_err(interrupted)?,
+            };
             if engine.cache_threshold > 0 {
                 m.enable_cache(engine.cache_threshold);
             }
@@ -462,6 +497,7 @@ fn build_chain(
                 matrix_bytes: m.matrix_bytes(),
                 cache_bytes: m.cache_bytes(),
                 sparse_bytes: m.sparse_bytes_at_least(),
+                gave_up: false,
             });
             if auto.is_some_and(|c| !c.symbolic()) {
                 let s = build_sparse(model, m.encoded(), &ss, name, limit_args)?;

@@ -28,6 +28,11 @@ fn components(n: usize) -> String {
 /// A chain of 60 states whose every state jumps to three pseudo-random states at
 /// pseudo-random rates (no two alike): nothing for a decision diagram to share.
 fn unstructured() -> String {
+    unstructured_of(60)
+}
+
+/// [`unstructured`] with `n` states.
+fn unstructured_of(n: u64) -> String {
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         seed ^= seed << 13;
@@ -35,11 +40,11 @@ fn unstructured() -> String {
         seed ^= seed << 17;
         seed
     };
-    let mut m = String::from("ctmc\nmodule m\n  s : [0..59];\n");
-    for s in 0..60 {
+    let mut m = format!("ctmc\nmodule m\n  s : [0..{}];\n", n - 1);
+    for s in 0..n {
         let mut updates = Vec::new();
         for _ in 0..3 {
-            let to = next() % 60;
+            let to = next() % n;
             let rate = 0.1 + (next() % 100_000) as f64 / 10_000.0;
             updates.push(format!("{rate} : (s'={to})"));
         }
@@ -64,8 +69,9 @@ fn choice(v: &serde_json::Value) -> (String, u64, u64) {
     let sym = a["symbolic_matrix_bytes"].as_u64().expect("matrix bytes")
         + a["symbolic_cache_bytes"].as_u64().expect("cache bytes");
     let sparse = a["sparse_bytes"].as_u64().expect("sparse bytes");
+    let stopped = a["symbolic_build_stopped"].as_bool().expect("stopped");
     let engine = v["engine"].as_str().expect("engine").to_string();
-    assert_eq!(engine == "symbolic", sym < sparse, "{v}");
+    assert_eq!(engine == "symbolic", !stopped && sym < sparse, "{v}");
     (engine, sym, sparse)
 }
 
@@ -120,7 +126,12 @@ fn auto_picks_symbolic_on_independent_components_and_sparse_on_random_rates() {
     let v = check(&d, "u.sm", "u.props", &[]);
     let (engine, sym, sparse) = choice(&v);
     assert_eq!(engine, "sparse", "{v}");
-    assert!(sym > sparse, "EV*MxD {sym} against sparse {sparse}");
+    // larger, or given up on as it grew past twice the sparse engine's least
+    let stopped = v["engine_auto"]["symbolic_build_stopped"] == true;
+    assert!(
+        stopped || sym > sparse,
+        "EV*MxD {sym} against sparse {sparse}"
+    );
     agree(&d, "u.sm", "u.props", &[], &v);
     let (code, out, err) = run(&d, &["check", "u.sm", "--props", "u.props", "--prop", "2"]);
     assert_eq!(code, 0, "{err}");
@@ -146,4 +157,23 @@ fn auto_picks_symbolic_on_kanban() {
     let (engine, _, _) = choice(&v);
     assert_eq!(engine, "symbolic", "{v}");
     agree(&d, model, props, &consts, &v);
+}
+
+/// On a larger unstructured chain the EV*MxD's build gives up as soon as its diagrams pass
+/// twice the least the sparse matrix takes (it would only grow), rather than being built
+/// whole and thrown away; the sparse engine answers, as forced sparse does.
+#[test]
+fn auto_stops_building_diagrams_that_outgrow_the_sparse_matrix() {
+    let props = "S=? [ s<20 ];\nP=? [ F<=2 s=7 ];\n";
+    let d = files(&[("u.sm", &unstructured_of(700)), ("u.props", props)]);
+    let v = check(&d, "u.sm", "u.props", &[]);
+    let (engine, sym, sparse) = choice(&v);
+    assert_eq!(engine, "sparse", "{v}");
+    assert_eq!(v["engine_auto"]["symbolic_build_stopped"], true, "{v}");
+    // stopped early: what the diagrams held then is within a few times the sparse matrix
+    assert!(sym < 4 * sparse, "EV*MxD {sym} against sparse {sparse}");
+    agree(&d, "u.sm", "u.props", &[], &v);
+    let (code, out, err) = run(&d, &["check", "u.sm", "--props", "u.props", "--prop", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("EV*MxD build stopped at "), "{out}");
 }

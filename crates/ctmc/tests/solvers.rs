@@ -317,3 +317,119 @@ fn a_solver_that_does_not_converge_says_so() {
     let e = steady_state(&m.view(), &tight(Method::Power), &mut |_, it, _| it < 3);
     assert_eq!(e, Err(SolveError::Interrupted));
 }
+
+/// `r` transposed (the rows of `R` as the columns of a matrix: the sweeps of the Poisson
+/// bounds go over the rows).
+fn transposed(r: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    (0..r.len())
+        .map(|j| (0..r.len()).map(|i| r[i][j]).collect())
+        .collect()
+}
+
+/// Two random irreducible blocks (each closed: a bottom SCC) and a transient state that
+/// leads into both, with weights `w`: the Poisson-equation bounds of each block contain the
+/// block's stationary average of `w` (dense elimination), from any estimate, within epsilon
+/// when the sweeps are enough, and never exclude it when they stop early.
+fn check_poisson(
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+    w: &[f64],
+    noise: f64,
+) -> Result<(), TestCaseError> {
+    let (na, nb) = (a.len(), b.len());
+    let n = na + nb + 1;
+    let mut r = vec![vec![0.0; n]; n];
+    for i in 0..na {
+        r[i][..na].copy_from_slice(&a[i]);
+    }
+    for i in 0..nb {
+        r[na + i][na..na + nb].copy_from_slice(&b[i]);
+    }
+    r[n - 1][0] = 1.0;
+    r[n - 1][na] = 2.0;
+    let exit: Vec<f64> = r.iter().map(|row| row.iter().sum()).collect();
+    let mut class = vec![Some(0u32); na];
+    class.extend(vec![Some(1u32); nb]);
+    class.push(None);
+    let exact = |block: &[Vec<f64>], off: usize| -> f64 {
+        let pi = dense_steady(block);
+        pi.iter().enumerate().map(|(i, p)| p * w[off + i]).sum()
+    };
+    let want = [exact(a, 0), exact(b, na)];
+    // the stationary estimates, perturbed by up to `noise` relative
+    let mut pi = dense_steady(a);
+    pi.extend(dense_steady(b));
+    pi.push(0.0);
+    for (i, p) in pi.iter_mut().enumerate() {
+        *p *= 1.0 + noise * ((i * 7 % 5) as f64 - 2.0) / 2.0;
+    }
+    let rows = matrix(&transposed(&r));
+    for (max_iters, eps) in [(10_000, 1e-9), (3, 1e-9)] {
+        let o = Options {
+            method: Method::GaussSeidel(Sweep::Backward),
+            epsilon: eps,
+            convergence: Convergence::Relative,
+            max_iters,
+        };
+        let got = saturn_ctmc::solve::poisson_bounds(
+            &rows.view(),
+            &exit,
+            &class,
+            w,
+            &pi,
+            &o,
+            &mut |_, it, d| {
+                if std::env::var("DBG").is_ok() {
+                    eprintln!("{it} {d:e}");
+                }
+                true
+            },
+        )
+        .expect("bounds");
+        for c in 0..2 {
+            let slack = 1e-10 * want[c].abs().max(1e-300);
+            prop_assert!(
+                got.lo[c] - slack <= want[c] && want[c] <= got.hi[c] + slack,
+                "class {c}: {} not in [{}, {}] after {} sweeps",
+                want[c],
+                got.lo[c],
+                got.hi[c],
+                got.iterations
+            );
+            if max_iters == 10_000 {
+                prop_assert!(got.within, "not within after {} sweeps", got.iterations);
+                prop_assert!(got.hi[c] - got.lo[c] <= 2e-9 * want[c].abs() + 1e-300);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn poisson_bounds_contain_the_stationary_averages(
+        a in (2usize..12).prop_flat_map(|n| rates(n, true)),
+        b in (2usize..12).prop_flat_map(|n| rates(n, true)),
+        w in proptest::collection::vec(prop_oneof![Just(0.0), Just(1.0), 0.0f64..5.0], 25),
+        noise in prop_oneof![Just(0.0), 0.0f64..0.5],
+    ) {
+        check_poisson(&a, &b, &w, noise)?;
+    }
+}
+
+/// A stiff chain (rates from 1e-3 to 1e3, a rarely left state): the bounds still contain the
+/// exact average.
+#[test]
+fn poisson_bounds_on_a_stiff_chain() {
+    let n = 8;
+    let mut a = vec![vec![0.0; n]; n];
+    for i in 0..n {
+        a[i][(i + 1) % n] = if i == 3 { 1e-3 } else { 1e3 };
+        a[i][(i + 3) % n] += 0.5;
+    }
+    let w: Vec<f64> = (0..n + 3).map(|i| (i % 3) as f64).collect();
+    let b = vec![vec![0.0, 1.0], vec![1.0, 0.0]];
+    check_poisson(&a, &b, &w, 0.3).expect("contains");
+}

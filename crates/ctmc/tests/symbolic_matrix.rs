@@ -226,9 +226,15 @@ fn the_build_reports_each_event() {
         generate_general(&model, &[0, 1], GenMethod::Saturation, &Limits::none()).unwrap();
     let mut lines: Vec<String> = Vec::new();
     let mut say = |m: &str| lines.push(m.to_string());
-    let c =
-        SymbolicCtmc::from_state_space_reporting(&model, enc, &ss, &Limits::none(), Some(&mut say))
-            .unwrap();
+    let c = SymbolicCtmc::from_state_space_reporting(
+        &model,
+        enc,
+        &ss,
+        &Limits::none(),
+        None,
+        Some(&mut say),
+    )
+    .unwrap();
     let plain = SymbolicCtmc::generate(&model, &[0, 1], &Limits::none()).unwrap();
     assert_eq!(c.prism_transitions(), plain.prism_transitions());
     assert_eq!(c.self_loops(), plain.self_loops());

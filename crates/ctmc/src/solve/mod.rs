@@ -14,11 +14,13 @@
 mod direct;
 mod interval;
 mod linear;
+mod poisson;
 mod steady;
 mod watch;
 
 pub use interval::{absorbing_bounds, Bounds, Gap};
 pub use linear::absorbing;
+pub use poisson::{poisson_bounds, ClassBounds};
 pub use steady::steady_state;
 
 use crate::matrix::{see, Sweep};

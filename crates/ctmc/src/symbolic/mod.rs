@@ -50,6 +50,33 @@ pub enum BuildError {
     Overflow,
     #[error("{0} reachable states: more than the {max} a probability vector can index", max = u32::MAX)]
     TooManyStates(String),
+    /// The diagrams outgrew the budget the caller gave (`--engine auto`: the sparse engine
+    /// will be smaller).
+    #[error("the rate matrix's diagrams passed {budget} bytes ({bytes} at event {event})")]
+    OverBudget {
+        bytes: u64,
+        budget: u64,
+        event: usize,
+        /// The encoding, given back (for the sparse engine).
+        spare: Spare,
+    },
+}
+
+/// The encoding a build that gave up hands back.
+pub struct Spare(pub Box<Encoded>);
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare(..)")
+    }
+}
+
+/// The least the sparse engine's columns take for a chain of `states` states of which
+/// `deadlocks` have no successor: every other state has at least one nonzero (5 bytes), every
+/// column a 4-byte pointer ([`SymbolicCtmc::sparse_bytes_at_least`] once the nonzeros are
+/// known).
+pub fn sparse_bytes_floor(states: u64, deadlocks: u64) -> u64 {
+    5 * states.saturating_sub(deadlocks) + 4 * (states + 1)
 }
 
 /// Sizes of the symbolic structures.
@@ -116,7 +143,7 @@ impl SymbolicCtmc {
         ss: &GeneralStateSpace,
         limits: &Limits,
     ) -> Result<SymbolicCtmc, BuildError> {
-        SymbolicCtmc::from_state_space_reporting(model, enc, ss, limits, None)
+        SymbolicCtmc::from_state_space_reporting(model, enc, ss, limits, None, None)
     }
 
     /// [`SymbolicCtmc::from_state_space_within`], telling `progress` what it builds: the index
@@ -126,6 +153,7 @@ impl SymbolicCtmc {
         enc: Encoded,
         ss: &GeneralStateSpace,
         limits: &Limits,
+        budget: Option<u64>,
         mut progress: Option<&mut dyn FnMut(&str)>,
     ) -> Result<SymbolicCtmc, BuildError> {
         let mut say = |msg: &str| {
@@ -156,6 +184,23 @@ impl SymbolicCtmc {
             let mut b = RateBuilder::new(model, &enc.sets, &enc.order, e);
             let m = b.event_matrix(&mut matrices, ss.reached)?;
             total = matrices.sum(total, m).map_err(overflow)?;
+            if let Some(budget) = budget {
+                // the nodes allocated now (cheap) first, then, past the budget, those the sum
+                // so far keeps after a collection
+                if matrices.nodes_now() as u64 * NODE_BYTES > budget {
+                    matrices.gc(&[total.node]);
+                    let (nodes, edges) = matrices.count_nodes_edges(&[total]);
+                    let bytes = nodes as u64 * NODE_BYTES + edges as u64 * EDGE_BYTES;
+                    if bytes > budget {
+                        return Err(BuildError::OverBudget {
+                            bytes,
+                            budget,
+                            event: e,
+                            spare: Spare(Box::new(enc)),
+                        });
+                    }
+                }
+            }
         }
         say("rate matrix: off-diagonal part");
         let with_loops = matrices.count_paths(total);
