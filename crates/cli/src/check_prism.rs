@@ -98,11 +98,16 @@ pub struct PrismCheckArgs {
     /// `formula` declarations are not counted).
     #[arg(long)]
     pub prop: Option<usize>,
-    /// The CTMC engine: `auto` (the default) builds the EV*MxD and keeps the symbolic engine
-    /// when it (with its cache) is smaller than the sparse matrix would be, else builds the
-    /// sparse one (docs/ctmc.md, "Engines").
+    /// The CTMC engine: `auto` (the default) takes the sparse engine, faster per step, unless
+    /// that would take more than `--engine-room` and the EV*MxD (with its cache) is smaller
+    /// (docs/ctmc.md, "Engines").
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// `--engine auto`: the memory in MiB the sparse engine may take (its matrix and eight
+    /// vectors of the chain's size) before the symbolic engine is preferred where smaller;
+    /// default 1024, or half of `--max-memory` when that is less.
+    #[arg(long = "engine-room", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=16_777_216))]
+    pub engine_room: Option<u64>,
     /// Symbolic engine: the split-point threshold of the Gauss-Seidel cache (thesis Figures
     /// 6.6-6.7); 0 sweeps the diagrams without a cache.
     #[arg(long = "cache-threshold", default_value_t = saturn_ctmc::symbolic::DEFAULT_CACHE_THRESHOLD)]
@@ -244,6 +249,10 @@ pub struct AutoChoice {
     /// The EV*MxD's build stopped when its diagrams passed twice the least the sparse engine
     /// could take (`matrix_bytes`: what they held then; `sparse_bytes`: the sparse matrix).
     pub gave_up: bool,
+    /// The chain's states (the sparse engine's vectors: 8 of 8 bytes per state).
+    pub states: u64,
+    /// The bytes the sparse engine may take (`--engine-room`).
+    pub room: u64,
 }
 
 impl AutoChoice {
@@ -252,12 +261,20 @@ impl AutoChoice {
         self.matrix_bytes + self.cache_bytes
     }
 
-    /// Is the symbolic engine the one to keep?
-    pub fn symbolic(&self) -> bool {
-        !self.gave_up && self.symbolic_bytes() < self.sparse_bytes
+    /// What the sparse engine would take: its matrix and eight vectors of the chain's size.
+    pub fn sparse_peak(&self) -> u64 {
+        self.sparse_bytes + 64 * self.states
     }
 
-    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against sparse 120.6 MiB`.
+    /// Is the symbolic engine the one to keep? Only where the sparse engine, faster per step
+    /// (the symbolic sweep is 1.1-1.6x slower), would pass its room and the diagrams are
+    /// smaller.
+    pub fn symbolic(&self) -> bool {
+        !self.gave_up && self.sparse_peak() > self.room && self.symbolic_bytes() < self.sparse_bytes
+    }
+
+    /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against sparse 120.6 MiB (with its vectors
+    /// 140.1 MiB, room 1024.0 MiB)`.
     pub fn text(&self) -> String {
         if self.gave_up {
             return format!(
@@ -267,10 +284,12 @@ impl AutoChoice {
             );
         }
         format!(
-            "auto: EV*MxD {} + cache {} against sparse {}",
+            "auto: EV*MxD {} + cache {} against sparse {} (with its vectors {}, room {})",
             human_bytes(self.matrix_bytes),
             human_bytes(self.cache_bytes),
-            human_bytes(self.sparse_bytes)
+            human_bytes(self.sparse_bytes),
+            human_bytes(self.sparse_peak()),
+            human_bytes(self.room)
         )
     }
 
@@ -281,6 +300,8 @@ impl AutoChoice {
             "symbolic_cache_bytes": self.cache_bytes,
             "sparse_bytes": self.sparse_bytes,
             "symbolic_build_stopped": self.gave_up,
+            "sparse_peak_bytes": self.sparse_peak(),
+            "room_bytes": self.room,
         })
     }
 }
@@ -298,13 +319,29 @@ pub(crate) fn engine_text(ctmc: &Built, auto: Option<&AutoChoice>) -> String {
 pub struct EngineChoice {
     pub engine: EngineArg,
     pub cache_threshold: u64,
+    /// `auto`: the bytes the sparse engine may take before the symbolic one is preferred.
+    pub room: u64,
 }
+
+/// `--engine-room`'s default: 1 GiB.
+pub const DEFAULT_ENGINE_ROOM_MIB: u64 = 1024;
 
 impl EngineChoice {
     pub const SPARSE: EngineChoice = EngineChoice {
         engine: EngineArg::Sparse,
         cache_threshold: 0,
+        room: 0,
     };
+
+    /// The room of `--engine-room` (MiB), else the default or half of `--max-memory` (MiB).
+    pub fn room_of(engine_room: Option<u64>, max_memory: Option<u64>) -> u64 {
+        let mib = engine_room.unwrap_or_else(|| {
+            max_memory.map_or(DEFAULT_ENGINE_ROOM_MIB, |m| {
+                (m / 2).min(DEFAULT_ENGINE_ROOM_MIB)
+            })
+        });
+        mib.saturating_mul(1 << 20)
+    }
 }
 
 /// Read, check and lower the PRISM model of `input` (and the property file), generate its
@@ -485,6 +522,8 @@ fn build_chain(
                         cache_bytes: 0,
                         sparse_bytes: saturn_ctmc::Chain::rates(&s).memory_bytes().max(budget / 2),
                         gave_up: true,
+                        states,
+                        room: engine.room,
                     };
                     return Ok((Built::Sparse(Box::new(s)), Some(auto)));
                 }
@@ -498,6 +537,8 @@ fn build_chain(
                 cache_bytes: m.cache_bytes(),
                 sparse_bytes: m.sparse_bytes_at_least(),
                 gave_up: false,
+                states,
+                room: engine.room,
             });
             if auto.is_some_and(|c| !c.symbolic()) {
                 let s = build_sparse(model, m.encoded(), &ss, name, limit_args)?;
@@ -710,6 +751,7 @@ pub fn run(a: &CheckArgs, input: &Input) -> anyhow::Result<ExitCode> {
     let engine = EngineChoice {
         engine: p.engine,
         cache_threshold: p.cache_threshold,
+        room: EngineChoice::room_of(p.engine_room, a.limits.max_memory),
     };
     if p.epsilon.is_range() {
         return crate::epsilon::run(a, input, options, engine, start);

@@ -1,9 +1,10 @@
 //! `saturn check --engine auto` (the default) chooses the engine from the sizes it measured,
-//! not from the model: the symbolic engine on structured chains (independent components, the
-//! corpus's kanban) whose EV*MxD is far smaller than the sparse matrix, the sparse engine on an
-//! unstructured chain (many distinct random rates between random states) whose EV*MxD is larger;
-//! the choice and both sizes are printed and in the JSON, and the answers agree with those of
-//! each forced engine.
+//! not from the model: the sparse engine (faster per step) while it fits its room
+//! (`--engine-room`, 1 GiB by default), beyond that the symbolic engine on structured chains
+//! (independent components, the corpus's kanban) whose EV*MxD is far smaller than the sparse
+//! matrix, and the sparse engine on an unstructured chain (many distinct random rates between
+//! random states) whose EV*MxD is larger; the choice and the sizes are printed and in the
+//! JSON, and the answers agree with those of each forced engine.
 
 #[path = "support/prism_cli.rs"]
 mod prism_cli;
@@ -70,8 +71,14 @@ fn choice(v: &serde_json::Value) -> (String, u64, u64) {
         + a["symbolic_cache_bytes"].as_u64().expect("cache bytes");
     let sparse = a["sparse_bytes"].as_u64().expect("sparse bytes");
     let stopped = a["symbolic_build_stopped"].as_bool().expect("stopped");
+    let peak = a["sparse_peak_bytes"].as_u64().expect("sparse peak");
+    let room = a["room_bytes"].as_u64().expect("room");
     let engine = v["engine"].as_str().expect("engine").to_string();
-    assert_eq!(engine == "symbolic", !stopped && sym < sparse, "{v}");
+    assert_eq!(
+        engine == "symbolic",
+        !stopped && peak > room && sym < sparse,
+        "{v}"
+    );
     (engine, sym, sparse)
 }
 
@@ -104,16 +111,35 @@ fn agree(d: &std::path::Path, model: &str, props: &str, consts: &[&str], auto: &
 #[test]
 fn auto_picks_symbolic_on_independent_components_and_sparse_on_random_rates() {
     let props = "S=? [ x0=1 & x1=0 ];\nP=? [ F<=1.5 x0=1 & x5=1 ];\nP=? [ x2=0 U x3=1 ];\n";
-    let d = files(&[("c.sm", &components(12)), ("c.props", props)]);
+    let d = files(&[("c.sm", &components(16)), ("c.props", props)]);
+    // by default the sparse engine: its matrix and vectors (9 MiB) fit the room (1 GiB)
     let v = check(&d, "c.sm", "c.props", &[]);
-    assert_eq!(v["states"], 4096);
+    assert_eq!(v["states"], 65536);
+    let (engine, _, _) = choice(&v);
+    assert_eq!(engine, "sparse", "{v}");
+    assert_eq!(v["engine_auto"]["room_bytes"], 1u64 << 30, "{v}");
+    // with a room of 1 MiB, the symbolic engine, far smaller
+    let room = ["--engine-room", "1"];
+    let v = check(&d, "c.sm", "c.props", &room);
     let (engine, sym, sparse) = choice(&v);
     assert_eq!(engine, "symbolic", "{v}");
-    // the sparse engine's columns at 5 bytes per nonzero: the diagrams 4.4x smaller
+    // the sparse engine's columns at 5 bytes per nonzero: the diagrams far smaller
     assert!(sym * 4 < sparse, "EV*MxD {sym} against sparse {sparse}");
-    agree(&d, "c.sm", "c.props", &[], &v);
+    agree(&d, "c.sm", "c.props", &room, &v);
     // the text output says it too
-    let (code, out, err) = run(&d, &["check", "c.sm", "--props", "c.props", "--prop", "1"]);
+    let (code, out, err) = run(
+        &d,
+        &[
+            "check",
+            "c.sm",
+            "--props",
+            "c.props",
+            "--prop",
+            "1",
+            "--engine-room",
+            "1",
+        ],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("engine: symbolic (auto: EV*MxD ") && out.contains(" against sparse "),
@@ -150,10 +176,15 @@ fn auto_picks_symbolic_on_kanban() {
     let (model, props) = (model.to_str().expect("path"), props.to_str().expect("path"));
     let d = files(&[]);
     // t=3: at t=2 (4,600 states) the sparse columns (159 KB) are already smaller than the
-    // EV*MxD with its cache (257 KB), and auto takes them
+    // EV*MxD with its cache (257 KB), and auto takes them; at t=3, the sparse engine while
+    // it fits its room (6 MiB of 1 GiB), the symbolic one in a room of 1 MiB
     let consts = ["--const", "t=3", "--prop", "1"];
     let v = check(&d, model, props, &consts);
     assert_eq!(v["states"], 58400);
+    let (engine, _, _) = choice(&v);
+    assert_eq!(engine, "sparse", "{v}");
+    let consts = ["--const", "t=3", "--prop", "1", "--engine-room", "1"];
+    let v = check(&d, model, props, &consts);
     let (engine, _, _) = choice(&v);
     assert_eq!(engine, "symbolic", "{v}");
     agree(&d, model, props, &consts, &v);
