@@ -8,5 +8,6 @@ pub mod uniform;
 
 pub use poisson::{fox_glynn, PoissonWindow};
 pub use uniform::{
-    backward_transient, cumulative, steps, uniformization_rate, Bounds, StepProgress,
+    backward_transient, backward_until, cumulative, steps, uniformization_rate, Bounds,
+    StepProgress,
 };

@@ -132,7 +132,35 @@ pub fn backward_transient(
     epsilon: f64,
     progress: StepProgress<'_>,
 ) -> Result<Bounds, CheckError> {
-    weighted_sum(chain, fixed, x0, t, epsilon, Weights::Point, progress)
+    weighted_sum(chain, fixed, x0, t, epsilon, Weights::Point, None, progress)
+}
+
+/// [`backward_transient`] of a time-bounded until: `x0` is the indicator of the fixed states
+/// of value 1 (the others fixed are 0), so the iterates `P^k x0` (the probabilities of
+/// reaching them within `k` steps) grow with `k`, and stay below the unbounded until's
+/// probabilities, of which `ceiling` is an upper bound on every state. The steps after `k` are
+/// then charged between `P^k x0` and `ceiling`, and the iteration stops as soon as that is
+/// within epsilon: a sound steady-state detection where the iterate tends to a vector that is
+/// not constant (PRISM's detection compares two iterates and guarantees nothing).
+pub fn backward_until(
+    chain: &dyn Chain,
+    fixed: &[bool],
+    x0: &[f64],
+    ceiling: &[f64],
+    t: f64,
+    epsilon: f64,
+    progress: StepProgress<'_>,
+) -> Result<Bounds, CheckError> {
+    weighted_sum(
+        chain,
+        fixed,
+        x0,
+        t,
+        epsilon,
+        Weights::Point,
+        Some(ceiling),
+        progress,
+    )
 }
 
 /// Bounds on the expected reward accumulated up to time `t`, `E[int_0^t rho(X_u) du]`, from
@@ -153,6 +181,7 @@ pub fn cumulative(
         t,
         epsilon,
         Weights::Cumulative,
+        None,
         progress,
     )
 }
@@ -238,6 +267,7 @@ enum Weights {
     Cumulative,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn weighted_sum(
     chain: &dyn Chain,
     fixed: &[bool],
@@ -245,6 +275,7 @@ fn weighted_sum(
     t: f64,
     epsilon: f64,
     kind: Weights,
+    ceiling: Option<&[f64]>,
     progress: StepProgress<'_>,
 ) -> Result<Bounds, CheckError> {
     if !(t >= 0.0 && t.is_finite()) {
@@ -303,6 +334,23 @@ fn weighted_sum(
             // within [min x, max x] on every state; once that range is narrow, the steps left
             // are charged at its ends and the iteration stops
             if k < right && k % DETECT_EVERY == 0 && n > 0 {
+                if let Some(c) = ceiling {
+                    // every later iterate lies between this one and the ceiling, state by
+                    // state (shifted as `x` is)
+                    let (wl, wh) = after[k];
+                    let close = (0..n).all(|i| {
+                        let (l, h) = (wl * x[i], wh * (c[i] - xmin).max(x[i]));
+                        h - l <= DETECT_SHARE * epsilon * (base + acc_lo[i] + l)
+                    });
+                    if close {
+                        for i in 0..n {
+                            acc_lo[i] += wl * x[i];
+                            acc_hi[i] += wh * (c[i] - xmin).max(x[i]);
+                        }
+                        last = k;
+                        break;
+                    }
+                }
                 let (m, big) = min_max(&x);
                 let (add_lo, add_hi) = (m * after[k].0, big * after[k].1);
                 let least = acc_lo.iter().copied().fold(f64::INFINITY, f64::min);

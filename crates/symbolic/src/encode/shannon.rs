@@ -46,6 +46,20 @@ struct RelBuilder<'a> {
     memo: HashMap<(usize, Residual), NodeId>,
 }
 
+/// The value `cond` pins variable `v` to, when one of its top-level conjuncts is `v = c`
+/// (PRISM's `s=3 & ...`): the other values make it false, and need no substitution (a model
+/// of 5,000 such commands over a variable of 5,000 values took 25 million of them).
+fn pinned(cond: &Expr, v: usize) -> Option<i64> {
+    match cond {
+        Expr::Bin(BinOp::Eq, a, b) => match (&**a, &**b) {
+            (Expr::Var(x), Expr::Int(c)) | (Expr::Int(c), Expr::Var(x)) if *x == v => Some(*c),
+            _ => None,
+        },
+        Expr::Bin(BinOp::And, a, b) => pinned(a, v).or_else(|| pinned(b, v)),
+        _ => None,
+    }
+}
+
 fn subst_all(r: &Residual, v: usize, x: i64) -> Option<Residual> {
     let cond = r.cond.subst(v, x).ok()?;
     if cond == Expr::Bool(false) {
@@ -90,8 +104,12 @@ impl RelBuilder<'_> {
                 &all
             }
         };
+        let pin = pinned(&r.cond, v);
         for &a in values {
             let x = var.low + a as i64;
+            if pin.is_some_and(|c| c != x) {
+                continue;
+            }
             let Some(ra) = subst_all(r, v, x) else {
                 continue;
             };
