@@ -69,8 +69,8 @@ pub struct CheckArgs {
     pub fair_method: FairMethodArg,
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
-    /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method); each replayed on the net
-    /// before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
+    /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method; with --fair a shortest lasso
+    /// whose cycle meets every fairness set); each replayed on the net before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
     /// a path to a deadlock).
     #[arg(long)]
     pub witness: bool,
@@ -122,9 +122,10 @@ fn fair_sets(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<StateFor
     if a.fair.is_empty() {
         return Ok(Vec::new());
     }
-    if a.witness {
+    if a.witness && a.witness_method == WitnessMethodArg::Tcd {
         return Err(Failure::error(
-            "--witness with --fair: fair witnesses are not supported yet",
+            "--witness-method tcd with --fair: the closure with distances has no fairness flags; \
+             fair witnesses are found by --witness-method layers (or auto, shortest) or bfs",
         ));
     }
     let color = std::io::stderr().is_terminal();
@@ -292,9 +293,12 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                     "seconds": secs,
                 });
                 if a.witness {
-                    o["witness"] = wit
-                        .as_ref()
-                        .map_or(json!(null), |w| queries::witness_json(model, w));
+                    o["witness"] = wit.as_ref().map_or(json!(null), |w| {
+                        let mut v = queries::witness_json(model, w);
+                        // under --fair every lasso's cycle meets every fairness set
+                        v["fair"] = json!(!fair.is_empty() && w.loop_start.is_some());
+                        v
+                    });
                 }
                 o
             })

@@ -31,6 +31,7 @@ use crate::{Interrupted, Limits, Reach};
 
 mod eg;
 mod eu;
+mod fair_witness;
 mod fixpoints;
 mod global;
 mod sets;
