@@ -113,7 +113,13 @@ fn refused(extra: &[&str]) -> String {
 fn bad_fairness_is_refused() {
     assert!(refused(&["--fair", "HasR_0 >="]).contains("--fair #1"));
     assert!(refused(&["--fair", "Nowhere >= 1"]).contains("Nowhere"));
-    let tcd = ["--fair", "HasR_0 >= 1", "--witness", "--witness-method", "tcd"];
+    let tcd = [
+        "--fair",
+        "HasR_0 >= 1",
+        "--witness",
+        "--witness-method",
+        "tcd",
+    ];
     assert!(refused(&tcd).contains("--fair"));
 }
 
@@ -161,7 +167,11 @@ fn fair_witnesses_are_shortest() {
                 args.extend(["--fair", f]);
             }
             let out = saturn().args(&args).output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             for (f, o) in FORMULAS.iter().zip(v["formulas"].as_array().unwrap()) {
                 let what = format!("{f} under {fair_text:?} ({flag})");

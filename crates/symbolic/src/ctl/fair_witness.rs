@@ -62,10 +62,7 @@ impl Checker<'_> {
     /// meets every fairness set (see the module comment); `None` when the initial state is not
     /// in `q`. With [`WitnessMethod::Bfs`] the lasso of the first knot found instead (not
     /// shortest).
-    pub(super) fn shortest_fair_witness(
-        &mut self,
-        q: NodeId,
-    ) -> Result<Option<Witness>, CtlError> {
+    pub(super) fn shortest_fair_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
         if !self.member(q, &self.initial) {
             return Ok(None);
         }
@@ -110,7 +107,13 @@ impl Checker<'_> {
         let mut parent: FxHashMap<Node, Parent> = FxHashMap::default();
         let mut layer = Vec::new();
         let s0 = self.initial.clone();
-        self.enter(goal, &mut parent, &mut layer, (s0, goal.start_in_phase1), None);
+        self.enter(
+            goal,
+            &mut parent,
+            &mut layer,
+            (s0, goal.start_in_phase1),
+            None,
+        );
         let mut i = 0;
         while !layer.is_empty() && i < bound(&best) {
             let mut next = Vec::new();
@@ -163,7 +166,13 @@ impl Checker<'_> {
                 for (e, t) in succ {
                     if self.member(room, &t) {
                         let to = (t, *phase);
-                        self.enter(goal, &mut parent, &mut next, to, Some((Some(e), node.clone())));
+                        self.enter(
+                            goal,
+                            &mut parent,
+                            &mut next,
+                            to,
+                            Some((Some(e), node.clone())),
+                        );
                     }
                 }
             }

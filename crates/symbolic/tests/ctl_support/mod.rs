@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
-use saturn_model::PetriNet;
 use saturn_model::Model;
+use saturn_model::PetriNet;
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, Deadlocks, Witness};
 use saturn_symbolic::{Direction, Method, Reach};
