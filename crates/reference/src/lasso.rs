@@ -82,18 +82,83 @@ impl CtlChecker<'_> {
     /// breadth-first search for the shortest closed walk meeting the sets in that order.
     /// `None` when there is none.
     pub fn shortest_fair_lasso(&self, a: &[bool], fair: &[Vec<bool>]) -> Option<usize> {
-        self.least_lasso(a, |k| {
-            if self.graph().is_deadlock(k) {
-                let fair_loop =
-                    self.deadlocks() == Deadlocks::SelfLoop && fair.iter().all(|f| f[k]);
-                fair_loop.then_some(1)
-            } else {
-                permutations(fair.len())
-                    .into_iter()
-                    .filter_map(|order| ordered_cycle(self, k, a, fair, &order))
-                    .min()
-            }
-        })
+        let cost = self.knot_costs(a, fair, false);
+        self.least_lasso(a, |k| cost[k])
+    }
+
+    /// For each state `k` of `a`: the length of a shortest cycle through `k` within `a`
+    /// meeting every set of `sets` (every order of the sets, breadth-first); at a deadlock, 1
+    /// for its own loop under [`Deadlocks::SelfLoop`] when it is in every set, and 0 (the end
+    /// of a maximal path) when `maximal_ends` under [`Deadlocks::Maximal`] and it is in every
+    /// set; `None` when there is none.
+    pub fn knot_costs(
+        &self,
+        a: &[bool],
+        sets: &[Vec<bool>],
+        maximal_ends: bool,
+    ) -> Vec<Option<usize>> {
+        let g = self.graph();
+        (0..g.num_states())
+            .map(|k| {
+                if !a[k] {
+                    None
+                } else if g.is_deadlock(k) {
+                    let all = sets.iter().all(|f| f[k]);
+                    match self.deadlocks() {
+                        Deadlocks::SelfLoop => all.then_some(1),
+                        Deadlocks::Maximal => (all && maximal_ends).then_some(0),
+                    }
+                } else {
+                    permutations(sets.len())
+                        .into_iter()
+                        .filter_map(|order| ordered_cycle(self, k, a, sets, &order))
+                        .min()
+                }
+            })
+            .collect()
+    }
+
+    /// The least number of steps of a witness of the path formula `F(r ∧ G s)` from state 0
+    /// (thesis section 5.3.1, the two shapes of its Figure 5.4, by their formulas): (a) a stem
+    /// to a state `x` of `r ∧ s`, then a path within `s` to a knot `k` and a cycle through `k`
+    /// within `s` meeting every set of `fair` (or, without fairness under the maximal reading,
+    /// a path within `s` to a deadlock), `stem(x) + d_s(x, k) + cycle(k)`; (b) a stem to a
+    /// knot `k` of `s` whose cycle within `s` meets `r` and every set of `fair`, `stem(k) +
+    /// cycle_r(k)`. Stems unconstrained. `None` when there is none.
+    pub fn shortest_until_globally(
+        &self,
+        r: &[bool],
+        s: &[bool],
+        fair: &[Vec<bool>],
+    ) -> Option<usize> {
+        let n = self.graph().num_states();
+        let all = vec![true; n];
+        let ends = fair.is_empty();
+        let cyc1 = self.knot_costs(s, fair, ends);
+        let mut with_r = vec![r.to_vec()];
+        with_r.extend(fair.iter().cloned());
+        let cyc0 = self.knot_costs(s, &with_r, false);
+        let stem = bfs(self, 0, &all);
+        let a = (0..n)
+            .filter(|&x| r[x] && s[x] && stem[x].is_some())
+            .filter_map(|x| {
+                let d = bfs(self, x, s);
+                let tail = (0..n).filter_map(|k| Some(d[k]? + cyc1[k]?)).min()?;
+                Some(stem[x]? + tail)
+            });
+        let b = (0..n).filter_map(|k| Some(stem[k]? + cyc0[k]?));
+        a.chain(b).min()
+    }
+
+    /// The least number of steps of a witness of `G F φ` from state 0 (thesis section 5.3.1,
+    /// Equation 5.2): a lasso whose cycle meets `phi` and every set of `fair`, or, without
+    /// fairness under the maximal reading, a path ending in a deadlock of `phi`.
+    pub fn shortest_recurrent(&self, phi: &[bool], fair: &[Vec<bool>]) -> Option<usize> {
+        let all = vec![true; self.graph().num_states()];
+        let mut sets = vec![phi.to_vec()];
+        sets.extend(fair.iter().cloned());
+        let cost = self.knot_costs(&all, &sets, fair.is_empty());
+        self.least_lasso(&all, |k| cost[k])
     }
 }
 

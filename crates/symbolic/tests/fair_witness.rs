@@ -9,40 +9,23 @@
 //! the sets, breadth-first). With `WitnessMethod::Bfs` (the first knot found) the lasso is valid,
 //! says it is not shortest, and is no shorter.
 
-use std::collections::HashMap;
-
 mod ctl_support;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
 use saturn_logic::StateFormula as F;
-use saturn_model::PetriNet;
-use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard, random_net};
-use saturn_reference::{explore_petri, CtlChecker};
+use saturn_reference::explore_petri;
+use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard};
 use saturn_symbolic::ctl::{Deadlocks, FairMethod, WitnessMethod};
 
 use ctl_support::replay;
-
-fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
-    match d {
-        Deadlocks::Maximal => saturn_reference::Deadlocks::Maximal,
-        Deadlocks::SelfLoop => saturn_reference::Deadlocks::SelfLoop,
-    }
-}
-
-/// Random small nets, and small instances of the generated families.
-fn nets() -> impl Strategy<Value = PetriNet> {
-    let family = prop::sample::select(vec![("philosophers", 3), ("kanban", 1), ("robin", 3)])
-        .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
-    prop_oneof![3 => random_net(8, 10), 1 => family]
-}
 
 proptest! {
     #![proptest_config(config(150))]
 
     #[test]
     fn fair_witnesses_are_shortest(
-        (net, order, g, h, fair) in nets().prop_flat_map(|net| {
+        (net, order, g, h, fair) in ctl_support::nets_or_families(vec![("philosophers", 3), ("kanban", 1), ("robin", 3)]).prop_flat_map(|net| {
             let (np, nt) = (net.places.len(), net.transitions.len());
             let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
             let fair = proptest::collection::vec(boolean_formula(np, nt), 1..=3);
@@ -53,11 +36,7 @@ proptest! {
     ) {
         let Ok(space) = explore_petri(&net, 2_000) else { return Err(discard("unbounded or too large for the reference")) };
         let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
-        let plain = CtlChecker::new(&net, &space, reference_mode(mode));
-        let fairly = CtlChecker::new(&net, &space, reference_mode(mode)).with_fairness(&fair).unwrap();
-        let sets: Vec<Vec<bool>> = fair.iter().map(|f| plain.sat(f).unwrap()).collect();
-        let index: HashMap<Vec<u64>, usize> =
-            space.markings.iter().enumerate().map(|(i, m)| (m.clone(), i)).collect();
+        let ctl_support::FairOracle { fairly, sets, index } = ctl_support::fair_oracle(&net, &space, mode, &fair);
         let model = net.to_model(&order).unwrap();
         let mut dd = Dd::new(model.num_levels());
         let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);

@@ -45,8 +45,8 @@ pub(super) struct LassoGoal {
     pub within: NodeId,
     /// The sets the cycle of a knot reached in phase 0 (resp. 1) must meet.
     pub sets: [Vec<NodeId>; 2],
-    /// Does a deadlock of `within` reached in phase 1 end a witness (a maximal path, under
-    /// [`Deadlocks::Maximal`] without fairness)?
+    /// Does a deadlock of `within` reached in phase 1 and in every set of that phase end a
+    /// witness (a maximal path, under [`Deadlocks::Maximal`] without fairness)?
     pub maximal_ends: bool,
 }
 
@@ -75,27 +75,29 @@ impl Checker<'_> {
             sets: [fair.clone(), fair],
             maximal_ends: false,
         };
-        self.lasso_search(&goal).map(Some)
+        self.lasso_search(&goal)?
+            .ok_or_else(|| CtlError::Witness("no fair lasso where one was proved".into()))
+            .map(Some)
     }
 
-    /// The least lasso of `goal` (the first one found with [`WitnessMethod::Bfs`]); an error
-    /// when there is none (the caller knows there is one).
-    pub(super) fn lasso_search(&mut self, goal: &LassoGoal) -> Result<Witness, CtlError> {
+    /// The least lasso of `goal` (the first one found with [`WitnessMethod::Bfs`]), if any.
+    pub(super) fn lasso_search(&mut self, goal: &LassoGoal) -> Result<Option<Witness>, CtlError> {
         let mark = self.pins.len();
         for n in [goal.free, goal.switch, goal.within] {
             self.pin(n);
         }
         let r = self.lasso_layers(goal);
         self.pins.truncate(mark);
-        let mut w = r?.ok_or_else(|| CtlError::Witness("no lasso where one was proved".into()))?;
         let first = self.witness_method == WitnessMethod::Bfs;
-        w.method = if first {
-            WitnessMethod::Bfs
-        } else {
-            WitnessMethod::Layers
-        };
-        w.shortest = !first;
-        Ok(w)
+        Ok(r?.map(|mut w| {
+            w.method = if first {
+                WitnessMethod::Bfs
+            } else {
+                WitnessMethod::Layers
+            };
+            w.shortest = !first;
+            w
+        }))
     }
 
     /// The stem's breadth-first layers over `(state, phase)`, each knot tried while its
@@ -131,7 +133,13 @@ impl Checker<'_> {
                         {
                             Some(i + 1)
                         }
-                        Deadlocks::Maximal if *phase && goal.maximal_ends => Some(i),
+                        Deadlocks::Maximal
+                            if *phase
+                                && goal.maximal_ends
+                                && sets.iter().all(|&f| self.member(f, k)) =>
+                        {
+                            Some(i)
+                        }
                         _ => None,
                     };
                     if let Some(t) = total.filter(|&t| t < bound(&best)) {

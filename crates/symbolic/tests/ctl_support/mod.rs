@@ -4,8 +4,10 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
+use saturn_logic::StateFormula;
 use saturn_model::Model;
 use saturn_model::PetriNet;
+use saturn_reference::{CtlChecker, ExplicitStateSpace};
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, Deadlocks, Witness};
 use saturn_symbolic::{Direction, Method, Reach};
@@ -76,4 +78,56 @@ pub fn replay(
         prop_assert_eq!(&ms[l], ms.last().unwrap());
     }
     Ok(ms.iter().map(|m| index[m]).collect())
+}
+
+/// The explicit checker's deadlock reading for `d`.
+#[allow(dead_code)]
+pub fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
+    match d {
+        Deadlocks::Maximal => saturn_reference::Deadlocks::Maximal,
+        Deadlocks::SelfLoop => saturn_reference::Deadlocks::SelfLoop,
+    }
+}
+
+/// The explicit oracle of the fair witness tests: the checker with the fairness `fair`, the
+/// fairness sets (evaluated without fairness) and each marking's index.
+#[allow(dead_code)]
+pub struct FairOracle<'a> {
+    pub fairly: CtlChecker<'a>,
+    pub sets: Vec<Vec<bool>>,
+    pub index: HashMap<Vec<u64>, usize>,
+}
+
+#[allow(dead_code)]
+pub fn fair_oracle<'a>(
+    net: &'a PetriNet,
+    space: &'a ExplicitStateSpace<Vec<u64>>,
+    mode: Deadlocks,
+    fair: &[StateFormula],
+) -> FairOracle<'a> {
+    let plain = CtlChecker::new(net, space, reference_mode(mode));
+    let fairly = CtlChecker::new(net, space, reference_mode(mode))
+        .with_fairness(fair)
+        .unwrap();
+    let sets = fair.iter().map(|f| plain.sat(f).unwrap()).collect();
+    let index = space
+        .markings
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.clone(), i))
+        .collect();
+    FairOracle {
+        fairly,
+        sets,
+        index,
+    }
+}
+
+/// Random small nets (up to 8 places, 10 transitions) and, one time in four, one of the
+/// generated family instances `families`.
+#[allow(dead_code)]
+pub fn nets_or_families(families: Vec<(&'static str, u32)>) -> impl Strategy<Value = PetriNet> {
+    let family = prop::sample::select(families)
+        .prop_map(|(f, n)| saturn_model::families::generate(f, n).unwrap());
+    prop_oneof![3 => saturn_reference::strategies::random_net(8, 10), 1 => family]
 }
