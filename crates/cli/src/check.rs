@@ -80,6 +80,14 @@ pub struct CheckArgs {
     /// the walk) or by `auto` (layers, the faster on the nets measured; the default).
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
+    /// How deep --witness explains nested formulas: 1 (the default) the outermost temporal
+    /// operator only; N >= 2 also, from the marking where the witness relies on it, the
+    /// witness of each nested temporal formula, to depth N - 1 (docs/ctl.md), and the
+    /// shortest witnesses beyond EG of thesis 5.3.1: EF(r & EG s) (a failing AG(r -> AF t)) as
+    /// one lasso of F(r & G s), EG EF p (a failing AF AG q) as a lasso whose cycle meets p.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "witness",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub witness_depth: u32,
     /// Write the MDDs of the reachable states and of each formula's satisfying set to FILE as
     /// Graphviz DOT (levels labelled by their places; CTL formulas).
     #[arg(long, value_name = "FILE")]
@@ -244,7 +252,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         } else {
             let r = queries::answer(&mut checker, q).and_then(|x| {
                 if let (true, saturn_logic::ResolvedQuery::Formula(f)) = (a.witness, q) {
-                    wit = checker.witness(f)?;
+                    wit = checker.explain(f, a.witness_depth as usize)?;
                 }
                 Ok(x)
             });
@@ -293,11 +301,8 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                     "seconds": secs,
                 });
                 if a.witness {
-                    o["witness"] = wit.as_ref().map_or(json!(null), |w| {
-                        let mut v = queries::witness_json(model, w);
-                        // under --fair every lasso's cycle meets every fairness set
-                        v["fair"] = json!(!fair.is_empty() && w.loop_start.is_some());
-                        v
+                    o["witness"] = wit.as_ref().map_or(json!(null), |e| {
+                        crate::explain::explained_json(model, &net, e, !fair.is_empty())
                     });
                 }
                 o
@@ -333,8 +338,8 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                 Some(b @ Answer::Bound(_)) => writeln!(t, "{} {} {}", job.id, b.word(), job.text),
                 None => writeln!(t, "{} CANNOT_COMPUTE {}", job.id, job.text),
             };
-            if let Some(w) = wit {
-                t.push_str(&queries::witness_text(model, w));
+            if let Some(e) = wit {
+                t.push_str(&crate::explain::explained_text(model, &net, e, 0));
             }
         }
         out::print(&t)?;

@@ -5,6 +5,10 @@
 //! every fairness set, and they are as short as the explicit minimum, in both deadlock readings.
 
 use assert_cmd::Command;
+
+#[path = "support/json_witness.rs"]
+mod json_witness;
+use json_witness::replay;
 use saturn_logic::{parse_query, resolve, NameTable, ResolvedQuery};
 use saturn_reference::{explore_petri, CtlChecker, Deadlocks};
 
@@ -179,7 +183,7 @@ fn fair_witnesses_are_shortest() {
                 if w.is_null() {
                     continue;
                 }
-                let ms = replay(&net, w);
+                let ms = replay(&net, w, &net.initial_marking());
                 let st: Vec<usize> = ms.iter().map(|m| index[m]).collect();
                 let not = |v: Vec<bool>| v.into_iter().map(|x| !x).collect::<Vec<bool>>();
                 let (within, path_min) = if let Some(arg) = f.strip_prefix("EG") {
@@ -212,36 +216,4 @@ fn fair_witnesses_are_shortest() {
         }
     }
     assert!(checked >= 12, "{checked} witnesses checked");
-}
-
-/// Replay a JSON witness on `net`: its markings.
-fn replay(net: &saturn_model::PetriNet, w: &serde_json::Value) -> Vec<Vec<u64>> {
-    let marking = |s: &serde_json::Value| {
-        let mut m = vec![0u64; net.places.len()];
-        for (p, n) in s["marking"].as_object().unwrap() {
-            m[net.place_index(p).unwrap()] = n.as_u64().unwrap();
-        }
-        m
-    };
-    let steps = w["steps"].as_array().unwrap();
-    let mut out = vec![marking(&steps[0])];
-    assert_eq!(out[0], net.initial_marking());
-    for s in &steps[1..] {
-        let m = out.last().unwrap().clone();
-        let name = s["transition"].as_str().unwrap();
-        let next = if name == "(deadlock loop)" {
-            assert!((0..net.transitions.len()).all(|t| !net.enabled(t, &m)));
-            m
-        } else {
-            let t = net.transition_index(name).unwrap();
-            assert!(net.enabled(t, &m), "{name} not enabled");
-            net.fire(t, &m)
-        };
-        assert_eq!(next, marking(s));
-        out.push(next);
-    }
-    if let Some(l) = w["loop_start"].as_u64() {
-        assert_eq!(out[l as usize], *out.last().unwrap(), "the lasso closes");
-    }
-    out
 }

@@ -10,6 +10,11 @@
 //! `CtlChecker::shortest_recurrent`: Equation 5.2), by breadth-first searches from every state.
 //! When no lasso meets `φ` (`E GF φ` fails where `EG EF φ` holds) the witness is the plain `EG`
 //! lasso and says so. At depth 1 the witnesses are those of the outermost operator.
+//!
+//! `Checker::explain` (`--witness-depth`): on random nets and random nested CTL formulas, at
+//! depths 1 to 3, every nested witness replays on the net from the marking of its parent it
+//! names, its formula holds there when it is an E-formula and fails there when it is an
+//! A-formula (the explicit checker), and nesting goes no deeper than the depth.
 
 mod ctl_support;
 
@@ -18,7 +23,7 @@ use saturn_dd::Dd;
 use saturn_logic::StateFormula as F;
 use saturn_reference::explore_petri;
 use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard};
-use saturn_symbolic::ctl::{Deadlocks, Shows};
+use saturn_symbolic::ctl::{Deadlocks, Explained, Shows};
 
 use ctl_support::replay;
 
@@ -79,13 +84,13 @@ proptest! {
                 prop_assert!(space.successors[*st.last().unwrap()].is_empty(), "{}", what);
             }
             match (until, shows) {
-                (Some(reads), Shows::UntilGlobally { from }) => {
+                (Some(reads), Shows::UntilGlobally { from, .. }) => {
                     let shown = reads.iter().any(|(sr, ss)| sr[st[from]] && st[from..].iter().all(|&x| ss[x]));
                     prop_assert!(shown, "{}: not r then always s from step {}", what, from);
                     let min = reads.iter().filter_map(|(sr, ss)| fairly.shortest_until_globally(sr, ss, &sets)).min();
                     prop_assert_eq!(Some(w.len()), min, "{} not shortest", what);
                 }
-                (None, Shows::Recurrent { at }) => {
+                (None, Shows::Recurrent { at, .. }) => {
                     prop_assert!(ss[st[at]], "{}: phi misses", what);
                     prop_assert!(w.loop_start.is_none_or(|l| at >= l), "{}: phi not on the cycle", what);
                     let min = fairly.shortest_recurrent(&ss, &sets);
@@ -104,6 +109,67 @@ proptest! {
         if let Some((w, shows)) = checker.explained_witness(&f).unwrap() {
             prop_assert_eq!(shows, Shows::Operator);
             prop_assert_eq!(Some(w), checker.witness(&f).unwrap());
+        }
+    }
+}
+
+/// Check the explanation `e` of `f` from the marking `start` (see the module comment); the
+/// number of witnesses in it.
+#[allow(clippy::too_many_arguments)]
+fn check_explained(
+    net: &saturn_model::PetriNet,
+    model: &saturn_model::Model,
+    order: &[usize],
+    index: &std::collections::HashMap<Vec<u64>, usize>,
+    fairly: &saturn_reference::CtlChecker<'_>,
+    mode: Deadlocks,
+    f: &F,
+    e: &Explained,
+    start: &[u64],
+    depth: usize,
+) -> Result<usize, TestCaseError> {
+    prop_assert!(depth >= 1, "nested deeper than asked");
+    let st = ctl_support::replay_from(net, model, order, index, &e.witness, mode, start)?;
+    let holds = fairly.sat(f).unwrap()[index[start]];
+    let is_a = matches!(f, F::AX(_) | F::AF(_) | F::AG(_) | F::AU(..));
+    prop_assert_eq!(holds, !is_a, "{:?} has a witness", f);
+    let mut n = 1;
+    for (step, g, sub) in &e.nested {
+        let m = &fairly.markings()[st[*step]];
+        n += check_explained(net, model, order, index, fairly, mode, g, sub, m, depth - 1)?;
+    }
+    Ok(n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { max_global_rejects: 600, ..config(100) })]
+
+    #[test]
+    fn explained_witnesses_replay_and_hold(
+        (net, order, fs, fair) in ctl_support::nets_or_families(vec![("philosophers", 3), ("robin", 3)]).prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let order = Just((0..np).collect::<Vec<usize>>()).prop_shuffle();
+            let fair = proptest::collection::vec(boolean_formula(np, nt), 0..=1);
+            (Just(net), order, proptest::collection::vec(ctl_formula(np, nt), 3), fair)
+        }),
+        self_loop in any::<bool>(),
+        depth in 1usize..=3,
+    ) {
+        let Ok(space) = explore_petri(&net, 1_000) else { return Err(discard("unbounded or too large for the oracle")) };
+        let mode = if self_loop { Deadlocks::SelfLoop } else { Deadlocks::Maximal };
+        let ctl_support::FairOracle { fairly, index, .. } = ctl_support::fair_oracle(&net, &space, mode, &fair);
+        let model = net.to_model(&order).unwrap();
+        let mut dd = Dd::new(model.num_levels());
+        let mut checker = ctl_support::checker(&mut dd, &model, &order, mode);
+        checker.set_fairness(&fair).unwrap();
+        let m0 = net.initial_marking();
+        for f in &fs {
+            let Some(e) = checker.explain(f, depth).unwrap() else { continue };
+            check_explained(&net, &model, &order, &index, &fairly, mode, f, &e, &m0, depth)?;
+            if depth == 1 {
+                prop_assert!(e.nested.is_empty());
+                prop_assert_eq!(Some(e.witness), checker.witness(f).unwrap());
+            }
         }
     }
 }

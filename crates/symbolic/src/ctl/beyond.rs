@@ -30,18 +30,22 @@ use super::witness::Witness;
 use super::{Checker, CtlError, Deadlocks};
 
 /// What a witness shows beyond its outermost operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shows {
     /// The outermost operator only.
     Operator,
     /// `F(r ∧ G s)`: the marking at `from` satisfies `r`, and `s` holds from there on.
-    UntilGlobally { from: usize },
+    UntilGlobally {
+        from: usize,
+        r: StateFormula,
+        s: StateFormula,
+    },
     /// `G F φ`: the lasso's cycle holds a marking of `φ`, at `at`.
-    Recurrent { at: usize },
+    Recurrent { at: usize, phi: StateFormula },
 }
 
 impl Shows {
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             Shows::Operator => "operator",
             Shows::UntilGlobally { .. } => "F(r & G s)",
@@ -174,7 +178,7 @@ impl Checker<'_> {
             Shape::Starvation(reads) => {
                 let mut best: Option<(Witness, Shows)> = None;
                 for (r, s) in reads {
-                    let w = self.until_globally(&r, s, maximal_ends)?;
+                    let w = self.until_globally(r, s, maximal_ends)?;
                     if best.as_ref().is_none_or(|(b, _)| w.0.len() < b.len()) {
                         best = Some(w);
                     }
@@ -202,7 +206,7 @@ impl Checker<'_> {
                         let at = (start..w.states.len())
                             .find(|&i| self.member(p, &w.states[i]))
                             .ok_or_else(|| CtlError::Witness("the cycle misses phi".into()))?;
-                        Ok(Some((w, Shows::Recurrent { at })))
+                        Ok(Some((w, Shows::Recurrent { at, phi })))
                     }
                     None => Ok(None),
                 }
@@ -213,14 +217,14 @@ impl Checker<'_> {
     /// The shortest lasso of `F(r ∧ G s)` (the module comment's two-phase search).
     fn until_globally(
         &mut self,
-        r: &StateFormula,
+        r: StateFormula,
         s: StateFormula,
         maximal_ends: bool,
     ) -> Result<(Witness, Shows), CtlError> {
         let fair = self.fair.clone();
-        let rs = self.sat(r)?;
+        let rs = self.sat(&r)?;
         self.pin(rs);
-        let c = self.sat(&StateFormula::EG(Box::new(s)))?;
+        let c = self.sat(&StateFormula::EG(Box::new(s.clone())))?;
         self.pin(c);
         let switch = self.and(rs, c);
         let mut sets0 = vec![rs];
@@ -245,7 +249,7 @@ impl Checker<'_> {
                         .is_none_or(|l| w.states[l..].iter().all(|t| self.member(c, t)))
             })
             .ok_or_else(|| CtlError::Witness("the lasso does not show F(r & G s)".into()))?;
-        Ok((w, Shows::UntilGlobally { from }))
+        Ok((w, Shows::UntilGlobally { from, r, s }))
     }
 }
 

@@ -57,8 +57,23 @@ pub fn replay(
     w: &Witness,
     mode: Deadlocks,
 ) -> Result<Vec<usize>, TestCaseError> {
+    let m0 = net.initial_marking();
+    replay_from(net, model, order, index, w, mode, &m0)
+}
+
+/// As [`replay`], for a witness from the marking `start`.
+#[allow(dead_code)]
+pub fn replay_from(
+    net: &PetriNet,
+    model: &Model,
+    order: &[usize],
+    index: &HashMap<Vec<u64>, usize>,
+    w: &Witness,
+    mode: Deadlocks,
+    start: &[u64],
+) -> Result<Vec<usize>, TestCaseError> {
     let ms: Vec<Vec<u64>> = w.states.iter().map(|s| marking(s, order)).collect();
-    prop_assert_eq!(&ms[0], &net.initial_marking());
+    prop_assert_eq!(&ms[0][..], start);
     prop_assert_eq!(w.events.len() + 1, ms.len());
     for (i, e) in w.events.iter().enumerate() {
         match e {

@@ -1,0 +1,37 @@
+//! Shared by the `check --witness` tests: a JSON witness replayed on the net.
+
+use saturn_model::PetriNet;
+
+/// The markings of the JSON witness `w`, replayed on `net` from `start`: it starts there,
+/// each step fires an enabled transition to the marking it names (or is a deadlock's own loop),
+/// and a lasso closes.
+pub fn replay(net: &PetriNet, w: &serde_json::Value, start: &[u64]) -> Vec<Vec<u64>> {
+    let marking = |s: &serde_json::Value| {
+        let mut m = vec![0u64; net.places.len()];
+        for (p, n) in s["marking"].as_object().unwrap() {
+            m[net.place_index(p).unwrap()] = n.as_u64().unwrap();
+        }
+        m
+    };
+    let steps = w["steps"].as_array().unwrap();
+    let mut out = vec![marking(&steps[0])];
+    assert_eq!(out[0], start, "the witness starts where it should");
+    for s in &steps[1..] {
+        let m = out.last().unwrap().clone();
+        let name = s["transition"].as_str().unwrap();
+        let next = if name == "(deadlock loop)" {
+            assert!((0..net.transitions.len()).all(|t| !net.enabled(t, &m)));
+            m
+        } else {
+            let t = net.transition_index(name).unwrap();
+            assert!(net.enabled(t, &m), "{name} not enabled");
+            net.fire(t, &m)
+        };
+        assert_eq!(next, marking(s));
+        out.push(next);
+    }
+    if let Some(l) = w["loop_start"].as_u64() {
+        assert_eq!(out[l as usize], *out.last().unwrap(), "the lasso closes");
+    }
+    out
+}
