@@ -8,8 +8,7 @@ use assert_cmd::Command;
 
 #[path = "support/json_witness.rs"]
 mod json_witness;
-use json_witness::replay;
-use saturn_logic::{parse_query, resolve, NameTable, ResolvedQuery};
+use json_witness::{replay, state_formula};
 use saturn_reference::{explore_petri, CtlChecker, Deadlocks};
 
 fn saturn() -> Command {
@@ -51,22 +50,11 @@ fn run(extra: &[&str]) -> Vec<(bool, String)> {
         .collect()
 }
 
-/// The state formula `s` over `names`.
-fn state_formula(names: &NameTable, s: &str) -> saturn_logic::StateFormula {
-    match resolve(&parse_query(s).unwrap(), names).unwrap() {
-        ResolvedQuery::Formula(f) => f,
-        ResolvedQuery::Bound(_) => unreachable!("a state formula"),
-    }
-}
-
 /// The explicit checker's answers, with `fair` as weak fairness.
 fn explicit(fair: &[&str]) -> Vec<(bool, String)> {
     let net = saturn_model::families::generate("philosophers", 4).unwrap();
     let space = explore_petri(&net, 100_000).unwrap();
-    let names = NameTable::new(
-        net.places.iter().map(|p| p.id.as_str()),
-        net.transitions.iter().map(|t| t.id.as_str()),
-    );
+    let names = json_witness::names(&net);
     let state = |s: &str| state_formula(&names, s);
     let fair: Vec<_> = fair.iter().map(|s| state(s)).collect();
     let c = CtlChecker::new(&net, &space, Deadlocks::Maximal)
@@ -143,10 +131,7 @@ fn fair_witnesses_are_shortest() {
         .enumerate()
         .map(|(i, m)| (m.clone(), i))
         .collect();
-    let names = NameTable::new(
-        net.places.iter().map(|p| p.id.as_str()),
-        net.transitions.iter().map(|t| t.id.as_str()),
-    );
+    let names = json_witness::names(&net);
     let state = |s: &str| state_formula(&names, s);
     let all_fair = ["HasR_0 >= 1", "HasR_2 >= 1", "WaitL_1 >= 1"];
     let mut checked = 0;

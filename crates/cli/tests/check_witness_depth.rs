@@ -10,8 +10,8 @@ use assert_cmd::Command;
 
 #[path = "support/json_witness.rs"]
 mod json_witness;
-use json_witness::replay;
-use saturn_logic::{parse_query, resolve, NameTable, ResolvedQuery, StateFormula};
+use json_witness::{replay, state_formula};
+use saturn_logic::{NameTable, StateFormula};
 use saturn_model::PetriNet;
 use saturn_reference::{explore_petri, CtlChecker, Deadlocks};
 
@@ -60,19 +60,6 @@ fn depth_one_is_the_default() {
     assert_ne!(plain, witnesses(&run(&["--witness-depth", "2"])));
 }
 
-/// The state formula `s` over `names` (as printed by `check`).
-fn formula(names: &NameTable, s: &str) -> StateFormula {
-    match resolve(
-        &parse_query(s).unwrap_or_else(|e| panic!("{s}: {e:?}")),
-        names,
-    )
-    .unwrap()
-    {
-        ResolvedQuery::Formula(f) => f,
-        ResolvedQuery::Bound(_) => unreachable!("a state formula"),
-    }
-}
-
 struct Oracle<'a> {
     net: &'a PetriNet,
     checker: CtlChecker<'a>,
@@ -82,7 +69,7 @@ struct Oracle<'a> {
 
 impl Oracle<'_> {
     fn formula(&self, s: &str) -> StateFormula {
-        formula(self.names, s)
+        state_formula(self.names, s)
     }
 
     /// Check the witness `w` of `f` from `start` and its nested ones, at most `depth` deep;
@@ -114,10 +101,7 @@ impl Oracle<'_> {
 fn nested_witnesses_replay_and_hold() {
     let net = saturn_model::families::generate("philosophers", 3).unwrap();
     let space = explore_petri(&net, 100_000).unwrap();
-    let names = NameTable::new(
-        net.places.iter().map(|p| p.id.as_str()),
-        net.transitions.iter().map(|t| t.id.as_str()),
-    );
+    let names = json_witness::names(&net);
     let index: std::collections::HashMap<Vec<u64>, usize> = space
         .markings
         .iter()
@@ -132,7 +116,7 @@ fn nested_witnesses_replay_and_hold() {
         (Deadlocks::SelfLoop, "self-loop"),
     ] {
         for fair in [&[][..], &["HasR_1 >= 1"][..]] {
-            let fair_f: Vec<_> = fair.iter().map(|s| formula(&names, s)).collect();
+            let fair_f: Vec<_> = fair.iter().map(|s| state_formula(&names, s)).collect();
             let o = Oracle {
                 net: &net,
                 checker: CtlChecker::new(&net, &space, mode)

@@ -1,6 +1,29 @@
-//! Shared by the `check --witness` tests: a JSON witness replayed on the net.
+//! Shared by the `check --witness` tests: a JSON witness replayed on the net, formulas over
+//! the net's names.
 
+use saturn_logic::{parse_query, resolve, NameTable, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
+
+/// The net's place and transition names.
+pub fn names(net: &PetriNet) -> NameTable {
+    NameTable::new(
+        net.places.iter().map(|p| p.id.as_str()),
+        net.transitions.iter().map(|t| t.id.as_str()),
+    )
+}
+
+/// The state formula `s` over `names`.
+pub fn state_formula(names: &NameTable, s: &str) -> StateFormula {
+    match resolve(
+        &parse_query(s).unwrap_or_else(|e| panic!("{s}: {e:?}")),
+        names,
+    )
+    .unwrap()
+    {
+        ResolvedQuery::Formula(f) => f,
+        ResolvedQuery::Bound(_) => unreachable!("a state formula"),
+    }
+}
 
 /// The markings of the JSON witness `w`, replayed on `net` from `start`: it starts there,
 /// each step fires an enabled transition to the marking it names (or is a deadlock's own loop),
