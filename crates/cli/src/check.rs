@@ -77,7 +77,9 @@ pub struct CheckArgs {
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
     /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
     /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
-    /// the walk) or by `auto` (layers, the faster on the nets measured; the default).
+    /// the walk) or by `auto` (layers, the faster on the nets measured; the default). With
+    /// --fair: `auto`/`layers` the shortest fair lasso, `bfs` the first knot's fair lasso (not
+    /// shortest); `tcd` is refused.
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
     /// How deep --witness explains nested formulas: 1 (the default) the outermost temporal
