@@ -125,12 +125,7 @@ fn bad_fairness_is_refused() {
 fn fair_witnesses_are_shortest() {
     let net = saturn_model::families::generate("philosophers", 4).unwrap();
     let space = explore_petri(&net, 100_000).unwrap();
-    let index: std::collections::HashMap<Vec<u64>, usize> = space
-        .markings
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.clone(), i))
-        .collect();
+    let index = json_witness::indices(&space.markings);
     let names = json_witness::names(&net);
     let state = |s: &str| state_formula(&names, s);
     let all_fair = ["HasR_0 >= 1", "HasR_2 >= 1", "WaitL_1 >= 1"];
@@ -147,21 +142,14 @@ fn fair_witnesses_are_shortest() {
                 .with_fairness(&fair)
                 .unwrap();
             let sets: Vec<Vec<bool>> = fair.iter().map(|f| plain.sat(f).unwrap()).collect();
-            let mut args = vec!["check", "philosophers:4", "--json", "--witness"];
-            args.extend(["--deadlocks", flag]);
+            let mut args = vec!["check", "philosophers:4", "--witness", "--deadlocks", flag];
             for f in FORMULAS {
                 args.extend(["--ctl", f]);
             }
             for f in fair_text {
                 args.extend(["--fair", f]);
             }
-            let out = saturn().args(&args).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let v = json_witness::json_of(&args);
             for (f, o) in FORMULAS.iter().zip(v["formulas"].as_array().unwrap()) {
                 let what = format!("{f} under {fair_text:?} ({flag})");
                 let w = &o["witness"];

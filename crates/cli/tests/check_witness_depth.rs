@@ -28,20 +28,14 @@ const FORMULAS: [&str; 6] = [
     "E[Idle_0 >= 1 U (HasL_0 >= 1 & EG !(Idle_0 >= 1))]",
 ];
 
-/// The JSON of `check philosophers:3` on [`FORMULAS`] with `extra` flags.
+/// The JSON of `check philosophers:3 --witness` on [`FORMULAS`] with `extra` flags.
 fn run(extra: &[&str]) -> serde_json::Value {
-    let mut args = vec!["check", "philosophers:3", "--json", "--witness"];
+    let mut args = vec!["check", "philosophers:3", "--witness"];
     for f in FORMULAS {
         args.extend(["--ctl", f]);
     }
     args.extend_from_slice(extra);
-    let out = saturn().args(&args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_witness::json_of(&args)
 }
 
 fn witnesses(v: &serde_json::Value) -> Vec<serde_json::Value> {
@@ -102,12 +96,7 @@ fn nested_witnesses_replay_and_hold() {
     let net = saturn_model::families::generate("philosophers", 3).unwrap();
     let space = explore_petri(&net, 100_000).unwrap();
     let names = json_witness::names(&net);
-    let index: std::collections::HashMap<Vec<u64>, usize> = space
-        .markings
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.clone(), i))
-        .collect();
+    let index = json_witness::indices(&space.markings);
     let mut total = 0;
     let mut deep = 0;
     let mut shapes = 0;

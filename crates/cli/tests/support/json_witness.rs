@@ -1,8 +1,35 @@
 //! Shared by the `check --witness` tests: a JSON witness replayed on the net, formulas over
 //! the net's names.
 
+use std::collections::HashMap;
+
 use saturn_logic::{parse_query, resolve, NameTable, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
+
+/// `saturn ARGS --json`, which must succeed: its JSON.
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("saturn")
+        .expect("the saturn binary is built for the tests")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each marking's index in `markings`.
+pub fn indices(markings: &[Vec<u64>]) -> HashMap<Vec<u64>, usize> {
+    markings
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.clone(), i))
+        .collect()
+}
 
 /// The net's place and transition names.
 pub fn names(net: &PetriNet) -> NameTable {
