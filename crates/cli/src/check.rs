@@ -69,17 +69,27 @@ pub struct CheckArgs {
     pub fair_method: FairMethodArg,
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
-    /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method); each replayed on the net
-    /// before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
+    /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method; with --fair a shortest lasso
+    /// whose cycle meets every fairness set); each replayed on the net before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
     /// a path to a deadlock).
     #[arg(long)]
     pub witness: bool,
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
     /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
     /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
-    /// the walk) or by `auto` (layers, the faster on the nets measured; the default).
+    /// the walk) or by `auto` (layers, the faster on the nets measured; the default). With
+    /// --fair: `auto`/`layers` the shortest fair lasso, `bfs` the first knot's fair lasso (not
+    /// shortest); `tcd` is refused.
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
     pub witness_method: WitnessMethodArg,
+    /// How deep --witness explains nested formulas: 1 (the default) the outermost temporal
+    /// operator only; N >= 2 also, from the marking where the witness relies on it, the
+    /// witness of each nested temporal formula, to depth N - 1 (docs/ctl.md), and the
+    /// shortest witnesses beyond EG of thesis 5.3.1: EF(r & EG s) (a failing AG(r -> AF t)) as
+    /// one lasso of F(r & G s), EG EF p (a failing AF AG q) as a lasso whose cycle meets p.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "witness",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub witness_depth: u32,
     /// Write the MDDs of the reachable states and of each formula's satisfying set to FILE as
     /// Graphviz DOT (levels labelled by their places; CTL formulas).
     #[arg(long, value_name = "FILE")]
@@ -122,9 +132,10 @@ fn fair_sets(a: &CheckArgs, net: &saturn_model::PetriNet) -> Result<Vec<StateFor
     if a.fair.is_empty() {
         return Ok(Vec::new());
     }
-    if a.witness {
+    if a.witness && a.witness_method == WitnessMethodArg::Tcd {
         return Err(Failure::error(
-            "--witness with --fair: fair witnesses are not supported yet",
+            "--witness-method tcd with --fair: the closure with distances has no fairness flags; \
+             fair witnesses are found by --witness-method layers (or auto, shortest) or bfs",
         ));
     }
     let color = std::io::stderr().is_terminal();
@@ -243,7 +254,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         } else {
             let r = queries::answer(&mut checker, q).and_then(|x| {
                 if let (true, saturn_logic::ResolvedQuery::Formula(f)) = (a.witness, q) {
-                    wit = checker.witness(f)?;
+                    wit = checker.explain(f, a.witness_depth as usize)?;
                 }
                 Ok(x)
             });
@@ -292,9 +303,9 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                     "seconds": secs,
                 });
                 if a.witness {
-                    o["witness"] = wit
-                        .as_ref()
-                        .map_or(json!(null), |w| queries::witness_json(model, w));
+                    o["witness"] = wit.as_ref().map_or(json!(null), |e| {
+                        crate::explain::explained_json(model, &net, e, !fair.is_empty())
+                    });
                 }
                 o
             })
@@ -329,8 +340,8 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
                 Some(b @ Answer::Bound(_)) => writeln!(t, "{} {} {}", job.id, b.word(), job.text),
                 None => writeln!(t, "{} CANNOT_COMPUTE {}", job.id, job.text),
             };
-            if let Some(w) = wit {
-                t.push_str(&queries::witness_text(model, w));
+            if let Some(e) = wit {
+                t.push_str(&crate::explain::explained_text(model, &net, e, 0));
             }
         }
         out::print(&t)?;

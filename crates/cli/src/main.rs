@@ -10,6 +10,7 @@ mod check;
 mod check_prism;
 mod epsilon;
 mod experiment;
+mod explain;
 mod export_prism;
 mod figures;
 mod generate;

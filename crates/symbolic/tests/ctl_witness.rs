@@ -34,45 +34,7 @@ const TCD_MAX_STATES: usize = 200;
 /// The places of each contest net whose `EG` witnesses are checked (spread over the net).
 const MCC_PLACES: usize = 6;
 
-fn marking(tuple: &[u32], order: &[usize]) -> Vec<u64> {
-    let mut m = vec![0u64; order.len()];
-    for (k, &p) in order.iter().enumerate() {
-        m[p] = u64::from(tuple[k]);
-    }
-    m
-}
-
-/// The witness as explicit state indices, after replaying it on the net.
-fn replay(
-    net: &PetriNet,
-    model: &saturn_model::Model,
-    order: &[usize],
-    index: &HashMap<Vec<u64>, usize>,
-    w: &Witness,
-    mode: Deadlocks,
-) -> Result<Vec<usize>, TestCaseError> {
-    let ms: Vec<Vec<u64>> = w.states.iter().map(|s| marking(s, order)).collect();
-    prop_assert_eq!(&ms[0], &net.initial_marking());
-    prop_assert_eq!(w.events.len() + 1, ms.len());
-    for (i, e) in w.events.iter().enumerate() {
-        match e {
-            Some(e) => {
-                let t = net.transition_index(&model.events[*e].name).unwrap();
-                prop_assert!(net.enabled(t, &ms[i]), "step {} not enabled", i);
-                prop_assert_eq!(&net.fire(t, &ms[i]), &ms[i + 1]);
-            }
-            None => {
-                prop_assert_eq!(mode, Deadlocks::SelfLoop);
-                prop_assert!((0..net.transitions.len()).all(|t| !net.enabled(t, &ms[i])));
-                prop_assert_eq!(&ms[i], &ms[i + 1]);
-            }
-        }
-    }
-    if let Some(l) = w.loop_start {
-        prop_assert_eq!(&ms[l], ms.last().unwrap());
-    }
-    Ok(ms.iter().map(|m| index[m]).collect())
-}
+use ctl_support::replay;
 
 fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
     match d {

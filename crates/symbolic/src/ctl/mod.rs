@@ -29,16 +29,21 @@ use saturn_model::Model;
 use crate::atoms::{AtomError, Atoms};
 use crate::{Interrupted, Limits, Reach};
 
+mod beyond;
 mod eg;
 mod eu;
+mod explain;
+mod fair_witness;
 mod fixpoints;
 mod global;
 mod sets;
 mod shortest;
 mod witness;
 
+pub use beyond::Shows;
 pub use eg::{EgMethod, FairMethod};
 pub use eu::EuMethod;
+pub use explain::Explained;
 pub use global::GLOBAL_PROPERTIES;
 pub use shortest::WitnessMethod;
 pub use witness::Witness;
@@ -108,6 +113,8 @@ pub struct Checker<'d> {
     eg_method: EgMethod,
     fair_method: FairMethod,
     witness_method: WitnessMethod,
+    /// How deep witnesses explain nested formulas (module `beyond`), at least 1.
+    witness_depth: usize,
     /// The weak fairness sets (reachable states), empty without fairness.
     fair: Vec<NodeId>,
     /// The model (for the transitive closure's relations) and those relations, once built.
@@ -150,6 +157,7 @@ impl<'d> Checker<'d> {
             eg_method: EgMethod::default(),
             fair_method: FairMethod::default(),
             witness_method: WitnessMethod::default(),
+            witness_depth: 1,
             fair: Vec::new(),
             model: model.clone(),
             closure_rels: None,

@@ -322,11 +322,5 @@ fn stem(parent: &FxHashMap<Vec<u32>, Parent>, k: &[u32]) -> Witness {
     }
     states.reverse();
     events.reverse();
-    Witness {
-        states,
-        events,
-        loop_start: None,
-        method: WitnessMethod::Layers,
-        shortest: true,
-    }
+    Witness::path(states, events)
 }

@@ -2,7 +2,8 @@
 //! by backward distance layers from the target restricted to the constraint, then a forward walk
 //! from the initial state that descends one layer per step; for `EX` one step; for `EG` a
 //! shortest lasso (module `shortest`, thesis section 5.2) or, with [`WitnessMethod::Bfs`], the
-//! lasso of the walk of thesis Figure 5.1 (EGwitnessBFS); for a failing `AX`, `AF`, `AG`, `AU`
+//! lasso of the walk of thesis Figure 5.1 (EGwitnessBFS); under fairness a lasso whose
+//! cycle meets every fairness set (module `fair_witness`, thesis section 5.3.2); for a failing `AX`, `AF`, `AG`, `AU`
 //! the witness of the dual E-formula (for `AU` the shorter of its two shapes). The walks fire the
 //! model's events explicitly on single states; every witness is replayed on the model before it
 //! is returned.
@@ -33,6 +34,17 @@ pub struct Witness {
 }
 
 impl Witness {
+    /// A shortest path (not a lasso) through `states` by `events`, found by distance layers.
+    pub(super) fn path(states: Vec<Vec<u32>>, events: Vec<Option<usize>>) -> Witness {
+        Witness {
+            states,
+            events,
+            loop_start: None,
+            method: WitnessMethod::Layers,
+            shortest: true,
+        }
+    }
+
     /// The number of transitions fired.
     pub fn len(&self) -> usize {
         self.events.len()
@@ -123,7 +135,12 @@ impl Checker<'_> {
     }
 
     /// A witness of `EG` whose satisfying set is `q`, by the checker's witness method.
+    /// Under fairness: a lasso whose cycle meets every fairness set (module `fair_witness`,
+    /// by distance layers whatever the method but `bfs`).
     fn globally_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        if !self.fair.is_empty() {
+            return self.shortest_fair_witness(q);
+        }
         match self.witness_method {
             WitnessMethod::Bfs => self.eg_witness(q),
             WitnessMethod::Layers => self.shortest_eg_witness(q),
@@ -143,9 +160,8 @@ impl Checker<'_> {
     ) -> Result<Option<Witness>, CtlError> {
         let lasso = match (eg, self.witness_method) {
             (None, _) => None,
-            (Some(q), WitnessMethod::Bfs) => return self.eg_witness(q),
-            (Some(q), WitnessMethod::Layers) => self.shortest_eg_witness(q)?,
-            (Some(q), WitnessMethod::Tcd) => self.tcd_eg_witness(q)?,
+            (Some(q), WitnessMethod::Bfs) => return self.globally_witness(q),
+            (Some(q), _) => self.globally_witness(q)?,
         };
         let nb = self.not(b);
         let na = self.not(a);
