@@ -2,8 +2,10 @@
 //! `--witness-method tcd` runs round after round) against explicit breadth-first searches: on
 //! random small nets, shuffled orders and random sets `q` of reachable markings, the ball of
 //! radius `r` around the initial marking within `q` is exactly the markings of `q` at
-//! distance at most `r` within `q`, and the closure within the ball holds, for every pair of
-//! its markings, the length of a shortest path of positive length within the ball.
+//! distance at most `r` within `q`, the states a lasso of at most `r` steps can visit
+//! (`TcdRelations::lasso_states`) are those of the explicit definition, and the closure within
+//! the ball holds, for every pair of its markings, the length of a shortest path of positive
+//! length within the ball.
 
 use std::collections::VecDeque;
 
@@ -87,6 +89,37 @@ proptest! {
         for (s, m) in space.markings.iter().enumerate() {
             let t = tuple(m);
             prop_assert_eq!({ let one = dd.sets.singleton(&t); !dd.sets.intersect(ball, one).is_empty() }, in_ball[s], "ball at {:?}", t);
+        }
+        // the states a lasso of at most `radius` steps can visit, explicitly: within radius - 1,
+        // or a deadlock within radius; trimmed of the states without a successor among them
+        // (deadlocks stay); then those reached from the initial marking within the rest
+        let dead: Vec<bool> = space.successors.iter().map(Vec::is_empty).collect();
+        let mut z: Vec<bool> = (0..space.states)
+            .map(|s| d0[s].is_some_and(|d| d < radius || (dead[s] && d <= radius)))
+            .collect();
+        loop {
+            let next: Vec<bool> = (0..space.states)
+                .map(|s| z[s] && (dead[s] || space.successors[s].iter().any(|&(_, t)| z[t])))
+                .collect();
+            if next == z {
+                break;
+            }
+            z = next;
+        }
+        let dz = if z[0] { distances(&space.successors, &z, 0, false) } else { vec![None; space.states] };
+        let mut deadq = NodeId::EMPTY;
+        for (s, m) in space.markings.iter().enumerate() {
+            if dead[s] && q_mask[s] {
+                let one = dd.sets.singleton(&tuple(m));
+                deadq = dd.sets.union(deadq, one);
+            }
+        }
+        let lasso = rels.lasso_states(&mut dd, init, q, deadq, radius, Limits::none()).unwrap();
+        for (s, m) in space.markings.iter().enumerate() {
+            let t = tuple(m);
+            let one = dd.sets.singleton(&t);
+            let got = !dd.sets.intersect(lasso, one).is_empty();
+            prop_assert_eq!(got, dz[s].is_some_and(|d| d <= radius), "lasso states at {:?}", t);
         }
         let tcd = compute_tcd_within(&mut dd, &rels, ball, Limits::none()).unwrap();
         for (i, mi) in space.markings.iter().enumerate().filter(|&(i, _)| in_ball[i]) {

@@ -6,7 +6,7 @@
 //! ([`super::compute_tcd_bounded`]), a much smaller function than the closure of the whole
 //! EG set when `n` is small (the thesis's TCD holds every pair of the set).
 
-use saturn_dd::{image, Dd, NodeId, Pin};
+use saturn_dd::{image, preimage, Dd, NodeId, Pin};
 use saturn_model::Model;
 
 use crate::limits::{Interrupted, Limits};
@@ -69,5 +69,55 @@ impl TcdRelations {
             seen = dd.sets.union(seen, frontier);
         }
         Ok(seen)
+    }
+
+    /// The states a lasso of at most `radius` steps from `from` within `within` can visit:
+    /// those within `radius - 1` steps (its knot and its cycle) and the states of `ends` (the
+    /// deadlocks, which end a maximal path) within `radius`; then only the largest subset in
+    /// which every state has a successor or lies in `ends` ([`TcdRelations::trim`]), and of
+    /// it the states reached from `from` within it. Not pinned.
+    pub fn lasso_states(
+        &self,
+        dd: &mut Dd,
+        from: NodeId,
+        within: NodeId,
+        ends: NodeId,
+        radius: usize,
+        limits: Limits,
+    ) -> Result<NodeId, Interrupted> {
+        let (near, last) = if radius == 0 {
+            (NodeId::EMPTY, dd.sets.intersect(from, within))
+        } else {
+            let near = self.ball(dd, from, within, radius - 1, limits)?;
+            let next = image(&mut dd.sets, &dd.rels, near, self.all());
+            (near, dd.sets.intersect(next, within))
+        };
+        let last = dd.sets.intersect(last, ends);
+        let near = dd.sets.union(near, last);
+        let ends = dd.sets.intersect(ends, near);
+        let z = self.trim(dd, near, ends, limits)?;
+        self.ball(dd, from, z, radius, limits)
+    }
+
+    /// The largest subset `Z` of `set` whose every state has a successor in `Z` or lies in
+    /// `ends` (`νZ. set ∩ (N⁻¹(Z) ∪ ends)`, by preimages). Not pinned.
+    pub fn trim(
+        &self,
+        dd: &mut Dd,
+        set: NodeId,
+        ends: NodeId,
+        limits: Limits,
+    ) -> Result<NodeId, Interrupted> {
+        let mut z = set;
+        loop {
+            limits.check()?;
+            let pre = preimage(&mut dd.sets, &dd.rels, z, self.all());
+            let keep = dd.sets.union(pre, ends);
+            let next = dd.sets.intersect(z, keep);
+            if next == z {
+                return Ok(z);
+            }
+            z = next;
+        }
     }
 }

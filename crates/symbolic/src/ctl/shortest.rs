@@ -227,15 +227,15 @@ impl Checker<'_> {
         r.map(Some)
     }
 
-    /// The closure ([`compute_tcd_within`]) within the ball of radius `r` around the initial
-    /// state (the states of `q` within `r` steps of it, [`TcdRelations::ball`]), for `r = 1,
-    /// 2, 3, 4, 6, 9, …` (times 3/2) up to `bound`, the length of the walk of Figure 5.1 (a
-    /// lasso, so an upper bound), lowered by every longer lasso a round finds. A lasso of at
-    /// most `r` steps lies in that ball (its knot and its cycle within `r` minus one steps of
-    /// the initial state, a deadlock ending it within `r`), and so do its shortest stem and
+    /// The closure ([`compute_tcd_within`]) within the states a lasso of at most `r` steps
+    /// can visit ([`TcdRelations::lasso_states`]: within `r - 1` steps of the initial state,
+    /// or a deadlock within `r`, trimmed of the states with no successor among them), for `r
+    /// = 1, 2, 3, …` while that set is empty, then times 3/2, up to `bound`, the length of the
+    /// walk of Figure 5.1 (a lasso, so an upper bound), lowered by every longer lasso a round
+    /// finds. A lasso of at most `r` steps lies in that set, and so do its shortest stem and
     /// cycle, so the first round whose minimum is at most `r` gives a shortest lasso; a
-    /// minimum above `r` is a lasso, but a shorter one may leave the ball, hence the next
-    /// round. A ball whose MDD is no smaller than `q`'s is replaced by `q` itself, the last
+    /// minimum above `r` is a lasso, but a shorter one may leave the set, hence the next
+    /// round. A set whose MDD is no smaller than `q`'s is replaced by `q` itself, the last
     /// round (the whole closure).
     fn tcd_lasso(&mut self, q: NodeId, dq: NodeId) -> Result<Witness, CtlError> {
         let mut bound = self
@@ -249,23 +249,34 @@ impl Checker<'_> {
         loop {
             r = r.min(bound);
             let (init, dd) = (self.init, self.reach.dd_mut());
-            let mut ball = rels.ball(dd, init, q, r, limits)?;
+            let mut ball = rels.lasso_states(dd, init, q, dq, r, limits)?;
             if dd.sets.count_nodes(&[ball]) >= q_nodes {
                 // no smaller than the whole set: its closure, the last round
                 (ball, r) = (q, bound);
             }
             let dq = dd.sets.intersect(dq, ball);
-            let tcd = compute_tcd_within(dd, &rels, ball, limits)?;
-            match self.tcd_lasso_within(&tcd, dq, r)? {
-                Round::Found(w) => return Ok(w),
-                Round::Above(m) => bound = bound.min(m.unwrap_or(bound)),
-            }
+            let found = if ball.is_empty() {
+                // no lasso of at most r steps
+                None
+            } else {
+                let tcd = compute_tcd_within(dd, &rels, ball, limits)?;
+                match self.tcd_lasso_within(&tcd, dq, r)? {
+                    Round::Found(w) => return Ok(w),
+                    Round::Above(m) => m,
+                }
+            };
+            bound = bound.min(found.unwrap_or(bound));
             if r >= bound {
                 return Err(CtlError::Witness(
                     "the closure with distances has no lasso from the initial state".into(),
                 ));
             }
-            r = (r + 1).max(r * 3 / 2);
+            // one more step while the rounds are free, then times 3/2
+            r = if ball.is_empty() {
+                r + 1
+            } else {
+                (r + 1).max(r * 3 / 2)
+            };
         }
     }
 
