@@ -67,6 +67,8 @@ struct TcdSat<'a> {
     ev: EvPlusForest,
     /// `(a, n) -> TCDSat(a, ⟨0, n⟩)`.
     sat: Cache<(NodeId, NodeId), (i64, NodeId)>,
+    /// `(a, p) -> lines 4-18 of TCDSat on one row ⟨0, p⟩` ([`TcdSat::tcd_sat_row`]).
+    row: Cache<(NodeId, NodeId), (i64, NodeId)>,
     /// `(a, n, r) -> TCDRelProdSat(a, ⟨0, n⟩, r)`.
     rel_prod: Cache<(NodeId, NodeId, NodeId), (i64, NodeId)>,
     /// The fire table of `N_k` within each constraint node met (its level is `k`).
@@ -76,6 +78,7 @@ struct TcdSat<'a> {
     /// Spare rows and pair lists, and the build's two edge lists.
     pool: Vec<Rows>,
     pairs: Vec<Vec<(u32, NodeId)>>,
+    pairs_ev: Vec<Vec<Edge<i64>>>,
     edges: (Vec<Edge<i64>>, Vec<Edge<i64>>),
     limits: Limits,
     steps: u64,
@@ -112,10 +115,12 @@ pub fn compute_tcd_within(
         ev,
         sat: Cache::new(14),
         rel_prod: Cache::new(14),
+        row: Cache::new(14),
         fire: FxHashMap::default(),
         work: (0..=levels).map(|_| Worklist::new(0)).collect(),
         pool: Vec::new(),
         pairs: Vec::new(),
+        pairs_ev: Vec::new(),
         edges: (Vec::new(), Vec::new()),
         limits,
         steps: 0,
@@ -247,7 +252,10 @@ impl TcdSat<'_> {
     /// TCDSat (thesis Figure 5.3, left) at variable `k`: `f` (a node at level `2k`) closed
     /// under the events of levels `1..=k` applied to its column side within `a` (a set node
     /// at level `k`): every `(i, j')` with `(i, j)` in `f` and a path `j → … → j'` by those
-    /// events whose states after `j` lie in `a`, at the least `f(i, j)` + length.
+    /// events whose states after `j` lie in `a`, at the least `f(i, j)` + length. The
+    /// saturation acts on the columns only, so each row (lines 4-18 for one `i`) is a
+    /// function of its primed node: [`TcdSat::tcd_sat_row`], cached, so that rows sharing
+    /// a node (up to their normalisation value) are closed once.
     fn tcd_sat(&mut self, k: usize, a: NodeId, f: Ev<i64>) -> Result<Ev<i64>, TcdError> {
         if f.is_default() || k == 0 {
             return Ok(f);
@@ -256,49 +264,88 @@ impl TcdSat<'_> {
         if let Some((l, r)) = self.sat.get((a, f.node)) {
             return Ok(Self::plus(f.val, Ev { val: l, node: r })?);
         }
+        let mut unprimed = self.pairs_ev.pop().unwrap_or_default();
+        unprimed.clear();
+        unprimed.extend(self.ev.edges(f.node).iter());
+        for e in unprimed.iter_mut() {
+            let r = self.tcd_sat_row(k, a, e.child)?;
+            *e = match Self::plus(e.val, r)? {
+                r if r.is_default() => Edge::valued(e.idx, NodeId::EMPTY, r.val),
+                r => Edge::valued(e.idx, r.node, r.val),
+            };
+        }
+        // line 19
+        let t = self.ev.normalize(2 * k, &mut unprimed)?;
+        self.pairs_ev.push(unprimed);
+        self.sat.insert((a, f.node), (t.val, t.node));
+        Ok(Self::plus(f.val, t)?)
+    }
+
+    /// Lines 4-18 of TCDSat for one row whose columns are the primed node `p` (level
+    /// `2k - 1`, values relative to `⟨0, p⟩`): the nodes below saturated, then the local
+    /// fixpoint under `N_k` on the columns within `a`; the new primed node.
+    fn tcd_sat_row(&mut self, k: usize, a: NodeId, p: NodeId) -> Result<Ev<i64>, TcdError> {
+        if let Some((l, r)) = self.row.get((a, p)) {
+            return Ok(Ev { val: l, node: r });
+        }
+        let dom = self.ev.domain(2 * k - 1) as usize;
+        let mut rows = self.take_rows(dom);
+        rows.push(0);
+        for c in self.ev.edges(p).iter() {
+            rows.cells[c.idx as usize] = Ev {
+                val: c.val,
+                node: c.child,
+            };
+        }
         // lines 4-8: saturate the nodes below
-        let mut rows = self.rows(f.node, k);
-        let dom = rows.dom;
-        for (j, c) in rows.cells.iter_mut().enumerate() {
+        for j in 0..dom {
+            let c = rows.cells[j];
             if c.is_default() {
                 continue;
             }
-            let aj = self.sets.child_at(a, k, (j % dom) as u32);
+            let aj = self.sets.child_at(a, k, j as u32);
             if !aj.is_empty() {
-                *c = self.tcd_sat(k - 1, aj, *c)?;
+                rows.cells[j] = self.tcd_sat(k - 1, aj, c)?;
             }
         }
-        // lines 9-18: the local fixpoint of each row under N_k on the column side
+        // lines 9-18: the local fixpoint under N_k on the columns
         let r = self.by_top.get(k).copied().unwrap_or(NodeId::EMPTY);
         if !r.is_empty() {
             let fire = self.fire_of(a, k);
             let mut work = std::mem::take(&mut self.work[k]);
             work.reset(dom);
-            for x in 0..rows.idx.len() {
-                let row = rows.row_mut(x);
-                work.start(row.iter().map(|c| !c.is_default()), &fire);
-                while let Some(j) = work.pop() {
-                    for &(j2, rc, aj2) in &fire[j as usize] {
-                        let src = rows.row_mut(x)[j as usize];
-                        let u = self.tcd_rel_prod_sat(k - 1, aj2, src, rc)?;
-                        // line 14: one more step
-                        let u = self.ev.add_constant(u, 1)?;
-                        let row = rows.row_mut(x);
-                        let old = row[j2 as usize];
-                        let new = self.ev.min(old, u)?;
-                        if new != old {
-                            row[j2 as usize] = new;
-                            work.push(j2, &fire);
-                        }
+            work.start(rows.cells.iter().map(|c| !c.is_default()), &fire);
+            while let Some(j) = work.pop() {
+                for &(j2, rc, aj2) in &fire[j as usize] {
+                    let src = rows.cells[j as usize];
+                    let u = self.tcd_rel_prod_sat(k - 1, aj2, src, rc)?;
+                    // line 14: one more step
+                    let u = self.ev.add_constant(u, 1)?;
+                    let old = rows.cells[j2 as usize];
+                    let new = self.ev.min(old, u)?;
+                    if new != old {
+                        rows.cells[j2 as usize] = new;
+                        work.push(j2, &fire);
                     }
                 }
             }
             self.work[k] = work;
         }
-        // line 19
-        let t = self.build(k, rows)?;
-        self.sat.insert((a, f.node), (t.val, t.node));
-        Ok(Self::plus(f.val, t)?)
+        let (unprimed, mut primed) = std::mem::take(&mut self.edges);
+        primed.clear();
+        primed.extend(
+            rows.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.is_default())
+                .map(|(j, c)| Edge::valued(j as u32, c.node, c.val)),
+        );
+        self.pool.push(rows);
+        let t = self.ev.normalize(2 * k - 1, &mut primed);
+        self.edges = (unprimed, primed);
+        let t = t?;
+        self.row.insert((a, p), (t.val, t.node));
+        Ok(t)
     }
 
     /// TCDRelProdSat (thesis Figure 5.3, right) at variable `k`: the relation `r` (a node of
