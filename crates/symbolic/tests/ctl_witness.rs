@@ -182,7 +182,8 @@ fn indices(space: &saturn_reference::ExplicitStateSpace<Vec<u64>>) -> HashMap<Ve
 
 /// The witness of `EG g` in every contest net up to [`MCC_MAX_STATES`] markings, for `g` one of
 /// `p >= 1` and `!(p >= 1)` and a few places `p`, in both deadlock readings: a shortest one
-/// replays on the net, stays in `g`, and is exactly as long as the explicit minimum; the walk of
+/// (by distance layers and by the closure with distances) replays on the net, stays in `g`,
+/// and is exactly as long as the explicit minimum; the walk of
 /// Figure 5.1 ([`WitnessMethod::Bfs`]) replays and is no shorter, and says it is not shortest.
 #[test]
 fn mcc_eg_witnesses_are_shortest() {
@@ -221,6 +222,16 @@ fn mcc_eg_witnesses_are_shortest() {
                     assert!(w.shortest && w.method == WitnessMethod::Layers, "{what}");
                     let st = replay(&net, &model, &order, &index, &w, mode).unwrap();
                     assert!(st.iter().all(|&s| sg[s]), "{what}: leaves the argument");
+                    // the closure with distances (within the states of short lassos)
+                    checker.set_witness_method(WitnessMethod::Tcd);
+                    let t = checker
+                        .witness(&f)
+                        .unwrap()
+                        .expect("the closure finds one too");
+                    assert!(t.shortest && t.method == WitnessMethod::Tcd, "{what}");
+                    assert_eq!(t.len(), w.len(), "{what}: tcd not shortest");
+                    let st = replay(&net, &model, &order, &index, &t, mode).unwrap();
+                    assert!(st.iter().all(|&s| sg[s]), "{what}: tcd leaves the argument");
                     checker.set_witness_method(WitnessMethod::Bfs);
                     let walk = checker
                         .witness(&f)

@@ -184,6 +184,9 @@ pub struct EvForest<V: EvValue> {
     pub(crate) caches: EvCaches<V>,
     /// `2L` interleaved levels (a matrix) rather than `L` levels (a vector).
     interleaved: bool,
+    /// Spare edge lists for the recursive operations (Min), so that they allocate nothing
+    /// once warm.
+    pub(crate) bufs: Vec<Vec<crate::forest::Edge<V>>>,
 }
 
 /// An EV+MDD (or EV+MxD) forest: `i64` values with `+∞` ([`INF`]).
@@ -203,6 +206,7 @@ impl<V: EvValue> EvForest<V> {
             f,
             caches: EvCaches::new(),
             interleaved: false,
+            bufs: Vec::new(),
         }
     }
 
@@ -218,6 +222,7 @@ impl<V: EvValue> EvForest<V> {
             f,
             caches: EvCaches::new(),
             interleaved: true,
+            bufs: Vec::new(),
         }
     }
 

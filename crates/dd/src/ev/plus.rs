@@ -5,22 +5,6 @@ use super::{larger_first, Ev, EvPlusForest, EvValue, Overflow, INF};
 use crate::forest::{Edge, Forest, Reduction};
 use crate::NodeId;
 
-/// The edge of a (possibly EMPTY) node at index `i`, as a dangling edge.
-fn edge_at(f: &EvPlusForest, n: NodeId, i: u32) -> Ev<i64> {
-    if n.is_terminal() {
-        return Ev::default_fn();
-    }
-    f.child(n, i)
-}
-
-/// The indices where `p` or `q` has an edge, sorted.
-fn union_indices(f: &EvPlusForest, p: NodeId, q: NodeId) -> Vec<u32> {
-    let mut idx: Vec<u32> = f.edges(p).iter().chain(f.edges(q)).map(|e| e.idx).collect();
-    idx.sort_unstable();
-    idx.dedup();
-    idx
-}
-
 impl EvPlusForest {
     /// `f + c` for a constant `c` (`+∞` stays `+∞`).
     pub fn add_constant(&self, f: Ev<i64>, c: i64) -> Result<Ev<i64>, Overflow> {
@@ -63,21 +47,56 @@ impl EvPlusForest {
                 node: r,
             });
         }
-        // lines 6-9
+        // lines 6-9: the edges of p (shifted by ρ−σ) and q merged by index
         let k = self.level(p);
         debug_assert_eq!(k, self.level(q), "quasi-reduced operands share their level");
-        let mut out = Vec::new();
-        for i in union_indices(self, p, q) {
-            let (x, y) = (edge_at(self, p, i), edge_at(self, q, i));
-            let x = Ev {
-                val: i64::combine(d, x.val)?,
-                node: x.node,
+        let mut pe = self.bufs.pop().unwrap_or_default();
+        let mut qe = self.bufs.pop().unwrap_or_default();
+        let mut out = self.bufs.pop().unwrap_or_default();
+        pe.clear();
+        qe.clear();
+        out.clear();
+        if !p.is_terminal() {
+            pe.extend(self.edges(p).iter());
+        }
+        if !q.is_terminal() {
+            qe.extend(self.edges(q).iter());
+        }
+        let (mut x, mut y) = (0, 0);
+        while x < pe.len() || y < qe.len() {
+            let i = pe
+                .get(x)
+                .map_or(u32::MAX, |e| e.idx)
+                .min(qe.get(y).map_or(u32::MAX, |e| e.idx));
+            let a = match pe.get(x) {
+                Some(e) if e.idx == i => {
+                    x += 1;
+                    Ev {
+                        val: i64::combine(d, e.val)?,
+                        node: e.child,
+                    }
+                }
+                _ => Ev::default_fn(),
             };
-            let r = self.min(x, y)?;
+            let b = match qe.get(y) {
+                Some(e) if e.idx == i => {
+                    y += 1;
+                    Ev {
+                        val: e.val,
+                        node: e.child,
+                    }
+                }
+                _ => Ev::default_fn(),
+            };
+            let r = self.min(a, b)?;
             out.push(Edge::valued(i, r.node, r.val));
         }
+        self.bufs.push(pe);
+        self.bufs.push(qe);
         // lines 10-12
-        let r = self.normalize(k, &mut out)?;
+        let r = self.normalize(k, &mut out);
+        self.bufs.push(out);
+        let r = r?;
         self.caches.min.insert((p, q, d as u64), (r.val, r.node));
         Ok(Ev {
             val: i64::combine(mu, r.val)?,

@@ -31,10 +31,12 @@
 //! assert_eq!(dd.sets.cardinality(on_cycles), 74u32.into());
 //! ```
 
+mod bounded;
 mod sat;
 mod tcd;
 
-pub use tcd::{compute_tcd, Tcd, TcdError};
+pub use bounded::TcdRelations;
+pub use tcd::{compute_tcd, compute_tcd_within, Tcd, TcdError};
 
 use saturn_dd::{Cache, CacheSlot, Dd, Live, NodeId, Pin, Purge, RelAlg, Side};
 use saturn_model::Model;

@@ -53,6 +53,7 @@ pub(super) fn fire_table(
 /// indices): only those with a move in the [`FireTable`]. First in, first out: with distances
 /// (the closure with distances) a local state is then fired again after a shorter distance
 /// reached it only as often as breadth-first order needs, not once per longer detour.
+#[derive(Default)]
 pub(super) struct Worklist {
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
@@ -64,6 +65,13 @@ impl Worklist {
             queue: std::collections::VecDeque::new(),
             queued: vec![false; dom],
         }
+    }
+
+    /// Make it fit rows of `dom` local states (keeping its memory).
+    pub(super) fn reset(&mut self, dom: usize) {
+        self.queue.clear();
+        self.queued.clear();
+        self.queued.resize(dom, false);
     }
 
     /// Start a row: every local state present (`present`) with a move.

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use saturn_dd::ev::{Ev, EvPlusForest, Overflow, Restrict};
 use saturn_dd::NodeId;
 
-use crate::closure::{compute_tcd, Tcd, TcdError};
+use crate::closure::{compute_tcd_within, Tcd, TcdError, TcdRelations};
 
 use super::witness::Witness;
 use super::{Checker, CtlError, Deadlocks};
@@ -54,6 +54,13 @@ impl WitnessMethod {
             WitnessMethod::Tcd => "tcd",
         }
     }
+}
+
+/// The outcome of one round of [`Checker::tcd_lasso`]: a shortest lasso, or the length of
+/// the shortest one in the round's closure (above its radius, so perhaps not shortest).
+enum Round {
+    Found(Witness),
+    Above(Option<usize>),
 }
 
 /// How a state was first reached by the stem search: the event and the previous state.
@@ -198,7 +205,8 @@ impl From<Overflow> for CtlError {
 impl Checker<'_> {
     /// A shortest witness of `EG` whose satisfying set is `q` by the closure with distances
     /// (thesis section 5.2, its four steps); `None` when the initial state is not in `q`:
-    /// 1. `TCD_q` by [`compute_tcd`] (Figures 5.2-5.3);
+    /// 1. `TCD_q` by [`compute_tcd_within`] (Figures 5.2-5.3), within the states near the
+    ///    initial one (see [`Checker::tcd_lasso`]);
     /// 2. `TCD_stem(k) = TCD^triv_q(init, k)` (the initial row of `TCD`, and 0 at the initial
     ///    state) and `TCD_cycle(k) = TCD_q(k, k)` (its diagonal) as `L`-level EV+MDDs, and
     ///    their sum; a deadlock `d` of `q` ends a witness of length `TCD_stem(d)` under
@@ -219,9 +227,62 @@ impl Checker<'_> {
         r.map(Some)
     }
 
+    /// The closure ([`compute_tcd_within`]) within the states a lasso of at most `r` steps
+    /// can visit ([`TcdRelations::lasso_states`]: within `r - 1` steps of the initial state,
+    /// or a deadlock within `r`, trimmed of the states with no successor among them), for `r
+    /// = 1, 2, 3, …` while that set is empty, then times 3/2, up to `bound`, the length of the
+    /// walk of Figure 5.1 (a lasso, so an upper bound), lowered by every longer lasso a round
+    /// finds. A lasso of at most `r` steps lies in that set, and so do its shortest stem and
+    /// cycle, so the first round whose minimum is at most `r` gives a shortest lasso; a
+    /// minimum above `r` is a lasso, but a shorter one may leave the set, hence the next
+    /// round. A set whose MDD is no smaller than `q`'s is replaced by `q` itself, the last
+    /// round (the whole closure).
     fn tcd_lasso(&mut self, q: NodeId, dq: NodeId) -> Result<Witness, CtlError> {
+        let mut bound = self
+            .eg_witness(q)?
+            .map(|w| w.len())
+            .ok_or_else(|| CtlError::Witness("no lasso from the initial state".into()))?;
         let limits = self.limits;
-        let tcd = compute_tcd(self.reach.dd_mut(), &self.model, q, limits)?;
+        let rels = TcdRelations::new(self.reach.dd_mut(), &self.model);
+        let q_nodes = self.reach.dd().sets.count_nodes(&[q]);
+        let mut r = 1;
+        loop {
+            r = r.min(bound);
+            let (init, dd) = (self.init, self.reach.dd_mut());
+            let mut ball = rels.lasso_states(dd, init, q, dq, r, limits)?;
+            if dd.sets.count_nodes(&[ball]) >= q_nodes {
+                // no smaller than the whole set: its closure, the last round
+                (ball, r) = (q, bound);
+            }
+            let dq = dd.sets.intersect(dq, ball);
+            let found = if ball.is_empty() {
+                // no lasso of at most r steps
+                None
+            } else {
+                let tcd = compute_tcd_within(dd, &rels, ball, limits)?;
+                match self.tcd_lasso_within(&tcd, dq, r)? {
+                    Round::Found(w) => return Ok(w),
+                    Round::Above(m) => m,
+                }
+            };
+            bound = bound.min(found.unwrap_or(bound));
+            if r >= bound {
+                return Err(CtlError::Witness(
+                    "the closure with distances has no lasso from the initial state".into(),
+                ));
+            }
+            // one more step while the rounds are free, then times 3/2
+            r = if ball.is_empty() {
+                r + 1
+            } else {
+                (r + 1).max(r * 3 / 2)
+            };
+        }
+    }
+
+    /// Steps 2-4 of [`Checker::tcd_eg_witness`] on a closure `tcd` (with `dq` the deadlocks
+    /// of its set): the shortest lasso, if it has at most `max` steps.
+    fn tcd_lasso_within(&mut self, tcd: &Tcd, dq: NodeId, max: usize) -> Result<Round, CtlError> {
         let levels = self.initial.len();
         let domains: Vec<u32> = (1..=levels).map(|k| tcd.matrix.domain(2 * k)).collect();
         let mut vec = EvPlusForest::new(&domains);
@@ -242,14 +303,15 @@ impl Checker<'_> {
         }
         // step 3
         let Some((knot, len)) = vec.min_state(total) else {
-            return Err(CtlError::Witness(
-                "the closure with distances has no lasso from the initial state".into(),
-            ));
+            return Ok(Round::Above(None));
         };
+        let len = usize::try_from(len).map_err(|_| Overflow)?;
+        if len > max {
+            return Ok(Round::Above(Some(len)));
+        }
         // step 4
         let stem_len = eval_len(&vec, stem, &knot)?;
-        let mut w = self.tcd_path(&tcd, &self.initial.clone(), &knot, stem_len)?;
-        let len = usize::try_from(len).map_err(|_| Overflow)?;
+        let mut w = self.tcd_path(tcd, &self.initial.clone(), &knot, stem_len)?;
         if self.member(self.dead, &knot) && stem_len + end_cost as usize == len {
             if self.deadlocks == Deadlocks::SelfLoop {
                 w.events.push(None);
@@ -257,13 +319,13 @@ impl Checker<'_> {
                 w.loop_start = Some(stem_len);
             }
         } else {
-            let c = self.tcd_path(&tcd, &knot, &knot, len - stem_len)?;
+            let c = self.tcd_path(tcd, &knot, &knot, len - stem_len)?;
             w.events.extend(c.events);
             w.states.extend(c.states.into_iter().skip(1));
             w.loop_start = Some(stem_len);
         }
         w.method = WitnessMethod::Tcd;
-        Ok(w)
+        Ok(Round::Found(w))
     }
 
     /// A path of `d` steps from `from` to `to` within the closure's set, `d` being
