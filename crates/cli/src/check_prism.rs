@@ -105,7 +105,7 @@ pub struct PrismCheckArgs {
     pub engine: EngineArg,
     /// `--engine auto`: the memory in MiB the sparse engine may take (its matrix and eight
     /// vectors of the chain's size) before the symbolic engine is preferred where smaller;
-    /// default 1024, or half of `--max-memory` when that is less.
+    /// default 256, or half of `--max-memory` when that is less.
     #[arg(long = "engine-room", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=16_777_216))]
     pub engine_room: Option<u64>,
     /// Symbolic engine: the split-point threshold of the Gauss-Seidel cache (thesis Figures
@@ -274,7 +274,7 @@ impl AutoChoice {
     }
 
     /// `auto: EV*MxD 0.05 MiB + cache 2.5 MiB against sparse 120.6 MiB (with its vectors
-    /// 140.1 MiB, room 1024.0 MiB)`.
+    /// 140.1 MiB, room 256.0 MiB)`.
     pub fn text(&self) -> String {
         if self.gave_up {
             return format!(
@@ -323,8 +323,10 @@ pub struct EngineChoice {
     pub room: u64,
 }
 
-/// `--engine-room`'s default: 1 GiB.
-pub const DEFAULT_ENGINE_ROOM_MIB: u64 = 1024;
+/// `--engine-room`'s default: 256 MiB (kanban t=5, 2.5 million states, is past it: its
+/// steady state takes the symbolic engine, as the sparse one's transpose for the Poisson
+/// bounds would double its 126 MiB matrix).
+pub const DEFAULT_ENGINE_ROOM_MIB: u64 = 256;
 
 impl EngineChoice {
     pub const SPARSE: EngineChoice = EngineChoice {

@@ -1,6 +1,6 @@
 //! `saturn check --engine auto` (the default) chooses the engine from the sizes it measured,
 //! not from the model: the sparse engine (faster per step) while it fits its room
-//! (`--engine-room`, 1 GiB by default), beyond that the symbolic engine on structured chains
+//! (`--engine-room`, 256 MiB by default), beyond that the symbolic engine on structured chains
 //! (independent components, the corpus's kanban) whose EV*MxD is far smaller than the sparse
 //! matrix, and the sparse engine on an unstructured chain (many distinct random rates between
 //! random states) whose EV*MxD is larger; the choice and the sizes are printed and in the
@@ -112,12 +112,12 @@ fn agree(d: &std::path::Path, model: &str, props: &str, consts: &[&str], auto: &
 fn auto_picks_symbolic_on_independent_components_and_sparse_on_random_rates() {
     let props = "S=? [ x0=1 & x1=0 ];\nP=? [ F<=1.5 x0=1 & x5=1 ];\nP=? [ x2=0 U x3=1 ];\n";
     let d = files(&[("c.sm", &components(16)), ("c.props", props)]);
-    // by default the sparse engine: its matrix and vectors (9 MiB) fit the room (1 GiB)
+    // by default the sparse engine: its matrix and vectors (9 MiB) fit the room (256 MiB)
     let v = check(&d, "c.sm", "c.props", &[]);
     assert_eq!(v["states"], 65536);
     let (engine, _, _) = choice(&v);
     assert_eq!(engine, "sparse", "{v}");
-    assert_eq!(v["engine_auto"]["room_bytes"], 1u64 << 30, "{v}");
+    assert_eq!(v["engine_auto"]["room_bytes"], 256u64 << 20, "{v}");
     // with a room of 1 MiB, the symbolic engine, far smaller
     let room = ["--engine-room", "1"];
     let v = check(&d, "c.sm", "c.props", &room);
@@ -177,7 +177,7 @@ fn auto_picks_symbolic_on_kanban() {
     let d = files(&[]);
     // t=3: at t=2 (4,600 states) the sparse columns (159 KB) are already smaller than the
     // EV*MxD with its cache (257 KB), and auto takes them; at t=3, the sparse engine while
-    // it fits its room (6 MiB of 1 GiB), the symbolic one in a room of 1 MiB
+    // it fits its room (6 MiB of 256 MiB), the symbolic one in a room of 1 MiB
     let consts = ["--const", "t=3", "--prop", "1"];
     let v = check(&d, model, props, &consts);
     assert_eq!(v["states"], 58400);

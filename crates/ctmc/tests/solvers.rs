@@ -348,9 +348,9 @@ fn check_poisson(
     r[n - 1][0] = 1.0;
     r[n - 1][na] = 2.0;
     let exit: Vec<f64> = r.iter().map(|row| row.iter().sum()).collect();
-    let mut class = vec![Some(0u32); na];
-    class.extend(vec![Some(1u32); nb]);
-    class.push(None);
+    let mut class = vec![0u32; na];
+    class.extend(vec![1u32; nb]);
+    class.push(saturn_ctmc::solve::NO_CLASS);
     let exact = |block: &[Vec<f64>], off: usize| -> f64 {
         let pi = dense_steady(block);
         pi.iter().enumerate().map(|(i, p)| p * w[off + i]).sum()

@@ -16,7 +16,7 @@ use super::{Csl, FilterOp, Rel, RewardPath, RewardStructure};
 use crate::chain::Chain;
 use crate::solve::{
     absorbing, absorbing_bounds, poisson_bounds, steady_state, Bounds, Gap, Method, Options,
-    SolveError,
+    SolveError, NO_CLASS,
 };
 
 /// Why a property has no answer.
@@ -873,22 +873,31 @@ impl Checker<'_> {
         values: &mut [Interval],
     ) -> Result<(), CheckError> {
         let n = w.len();
-        let mut class = vec![None; n];
+        let mut class = vec![NO_CLASS; n];
         for (c, &k) in loose.iter().enumerate() {
             for &s in &bsccs[k] {
-                class[s as usize] = Some(c as u32);
+                class[s as usize] = c as u32;
             }
         }
-        // the stationary estimates, each normalised over its class
-        let mut pi = vec![0.0; n];
+        // the stationary estimates, each normalised over its class (the estimate itself, not
+        // a copy, when one class is the whole chain)
         let cycles = &self.pis.as_ref().expect("computed").1;
-        for &k in loose {
-            let est = &cycles[k].lo;
-            let total: f64 = est.iter().sum();
-            for (&s, &p) in bsccs[k].iter().zip(est) {
-                pi[s as usize] = p / total;
+        let own;
+        let pi: &[f64] = match loose {
+            [k] if bsccs[*k].len() == n => &cycles[*k].lo,
+            _ => {
+                let mut v = vec![0.0; n];
+                for &k in loose {
+                    let est = &cycles[k].lo;
+                    let total: f64 = est.iter().sum();
+                    for (&s, &p) in bsccs[k].iter().zip(est) {
+                        v[s as usize] = p / total;
+                    }
+                }
+                own = v;
+                &own
             }
-        }
+        };
         let options = Options {
             epsilon: self.options.epsilon / 4.0,
             ..self.options
@@ -898,9 +907,7 @@ impl Checker<'_> {
         let mut got = None;
         self.ctmc.with_transposed(&mut |rows| {
             let mut cb = |m: &Method, it: usize, d: f64| progress("steady state bounds", m, it, d);
-            got = Some(poisson_bounds(
-                rows, exit, &class, w, &pi, &options, &mut cb,
-            ));
+            got = Some(poisson_bounds(rows, exit, &class, w, pi, &options, &mut cb));
             Ok(())
         })?;
         match got.expect("solved") {

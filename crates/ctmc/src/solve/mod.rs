@@ -20,7 +20,7 @@ mod watch;
 
 pub use interval::{absorbing_bounds, Bounds, Gap};
 pub use linear::absorbing;
-pub use poisson::{poisson_bounds, ClassBounds};
+pub use poisson::{poisson_bounds, ClassBounds, NO_CLASS};
 pub use steady::steady_state;
 
 use crate::matrix::{see, Sweep};

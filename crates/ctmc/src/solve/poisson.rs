@@ -14,6 +14,15 @@
 use super::{Method, Options, Progress, SolveError};
 use crate::matrix::{RateMatrix, Relaxation, Sweep};
 
+/// The class of a state in no class of [`poisson_bounds`].
+pub const NO_CLASS: u32 = u32::MAX;
+
+/// The class `c`, unless it is [`NO_CLASS`].
+#[inline(always)]
+fn of(c: u32) -> Option<u32> {
+    (c != NO_CLASS).then_some(c)
+}
+
 /// The bounds of one class, the sweeps they took, and whether they are within epsilon.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassBounds {
@@ -24,7 +33,7 @@ pub struct ClassBounds {
 }
 
 /// Bounds `[lo[k], hi[k]]` on the long-run average of `w` in each class `k`, where
-/// `class[i]` is the bottom SCC of state `i` (each of at least two states; `None` for every
+/// `class[i]` is the bottom SCC of state `i` (each of at least two states; [`NO_CLASS`] for every
 /// other state), `rows` is `R` transposed (its sweeps go over the rows of `R`), `exit` the
 /// exit rates and `pi` an estimate of the stationary distribution of each class (summing to 1
 /// over each class; any values elsewhere), which steers the sweeps: the right-hand side's
@@ -35,7 +44,7 @@ pub struct ClassBounds {
 pub fn poisson_bounds(
     rows: &dyn RateMatrix,
     exit: &[f64],
-    class: &[Option<u32>],
+    class: &[u32],
     w: &[f64],
     pi: &[f64],
     o: &Options,
@@ -44,18 +53,18 @@ pub fn poisson_bounds(
     let n = exit.len();
     let k = class
         .iter()
-        .flatten()
-        .map(|&c| c as usize + 1)
+        .filter_map(|&c| of(c))
+        .map(|c| c as usize + 1)
         .max()
         .unwrap_or(0);
     let mut g = vec![0.0; k];
     for i in 0..n {
-        if let Some(c) = class[i] {
+        if let Some(c) = of(class[i]) {
             g[c as usize] += pi[i] * w[i];
         }
     }
     let inv: Vec<f64> = (0..n)
-        .map(|i| match class[i] {
+        .map(|i| match of(class[i]) {
             Some(_) if exit[i] > 0.0 => 1.0 / exit[i],
             _ => 0.0,
         })
@@ -75,7 +84,7 @@ pub fn poisson_bounds(
     // the averages lie within the range of `w` over the class
     let mut range = vec![(f64::INFINITY, f64::NEG_INFINITY); k];
     for i in 0..n {
-        if let Some(c) = class[i] {
+        if let Some(c) = of(class[i]) {
             let r = &mut range[c as usize];
             *r = (r.0.min(w[i]), r.1.max(w[i]));
         }
@@ -94,14 +103,14 @@ pub fn poisson_bounds(
     let mut tried: Vec<Option<(f64, f64)>> = vec![None; k];
     let mut flow = vec![0.0; k];
     for i in 0..n {
-        if let Some(c) = class[i] {
+        if let Some(c) = of(class[i]) {
             flow[c as usize] += pi[i] * exit[i];
         }
     }
-    let (mut y, mut abs, mut mag) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut y = vec![0.0; n];
     for it in 1..=o.max_iters.max(1) {
         for i in 0..n {
-            if let Some(c) = class[i] {
+            if let Some(c) = of(class[i]) {
                 rhs[i] = (w[i] - g[c as usize]) * inv[i];
             }
         }
@@ -118,28 +127,32 @@ pub fn poisson_bounds(
             continue;
         }
         // d = w + R h - exit h, with its rounding bounded: at most 2^-52 times the number of
-        // terms summed times their magnitudes (`R |h|`: a second product), the terms counted
-        // generously (450: no row of R has that many)
+        // terms summed (counted generously: 450, no row of R has that many) times their
+        // magnitudes, `sum_j R[i][j] |h[j]| <= exit[i] max|h|` over the class (no product with
+        // `|h|`, no two more vectors of the chain's size)
         y.iter_mut().for_each(|v| *v = 0.0);
         rows.vec_mul_add(&h, &mut y);
-        abs.iter_mut().zip(&h).for_each(|(a, v)| *a = v.abs());
-        mag.iter_mut().for_each(|v| *v = 0.0);
-        rows.vec_mul_add(&abs, &mut mag);
+        let mut big = vec![0.0f64; k];
+        for i in 0..n {
+            if let Some(c) = of(class[i]) {
+                big[c as usize] = big[c as usize].max(h[i].abs());
+            }
+        }
         let mut lo = vec![f64::INFINITY; k];
         let mut hi = vec![f64::NEG_INFINITY; k];
         let mut mean = vec![0.0; k];
         let mut at = vec![0.0; k];
         for i in 0..n {
-            if let Some(c) = class[i] {
+            if let Some(c) = of(class[i]) {
                 at[c as usize] += pi[i] * h[i];
             }
         }
         for i in 0..n {
-            if let Some(c) = class[i] {
+            if let Some(c) = of(class[i]) {
                 let c = c as usize;
                 let d = w[i] + y[i] - exit[i] * h[i];
                 mean[c] += pi[i] * d;
-                let err = 1e-13 * (w[i].abs() + mag[i] + exit[i] * abs[i]);
+                let err = 1e-13 * (w[i].abs() + 2.0 * exit[i] * big[c]);
                 lo[c] = lo[c].min(d - err);
                 hi[c] = hi[c].max(d + err);
             }
@@ -189,13 +202,13 @@ pub fn poisson_bounds(
         // centre `h` (a constant added to `h` changes nothing of `d`), keeping it small
         let mut span = vec![(f64::INFINITY, f64::NEG_INFINITY); k];
         for i in 0..n {
-            if let Some(c) = class[i] {
+            if let Some(c) = of(class[i]) {
                 let s = &mut span[c as usize];
                 *s = (s.0.min(h[i]), s.1.max(h[i]));
             }
         }
         for i in 0..n {
-            if let Some(c) = class[i] {
+            if let Some(c) = of(class[i]) {
                 let s = span[c as usize];
                 h[i] -= 0.5 * (s.0 + s.1);
             }
