@@ -183,6 +183,39 @@ pub trait RateMatrix {
         m
     }
 
+    /// One step of uniformization over the columns of this matrix (`R^T` for a backward
+    /// step): `out[j] = keep[j] x[j] + take[j] (x R)[j]`, then, with `acc`, `acc.lo[j] +=
+    /// acc.cl out[j]` and `acc.hi[j] += acc.ch out[j]`. Engines override it to do all of it in
+    /// one pass over the columns (the default: the product, then the two passes).
+    fn uniform_step(
+        &self,
+        x: &[f64],
+        out: &mut [f64],
+        keep: &[f64],
+        take: &[f64],
+        acc: Option<StepAcc<'_>>,
+    ) {
+        out.fill(0.0);
+        self.vec_mul_add(x, out);
+        for (o, ((&v, &k), &t)) in out.iter_mut().zip(x.iter().zip(keep).zip(take)) {
+            *o = v * k + *o * t;
+        }
+        if let Some(a) = acc {
+            for ((l, h), &v) in a.lo.iter_mut().zip(a.hi.iter_mut()).zip(out.iter()) {
+                *l += a.cl * v;
+                *h += a.ch * v;
+            }
+        }
+    }
+
     /// Bytes used to store `R` (and any cache this engine keeps for its sweeps).
     fn memory_bytes(&self) -> u64;
+}
+
+/// The accumulation of [`RateMatrix::uniform_step`]: `lo += cl out`, `hi += ch out`.
+pub struct StepAcc<'a> {
+    pub lo: &'a mut [f64],
+    pub hi: &'a mut [f64],
+    pub cl: f64,
+    pub ch: f64,
 }

@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::matrix::{ColumnUpdate, RateMatrix, Relaxation, Sweep, SweepStats};
+use crate::matrix::{ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats};
 
 /// A stored rate: a code into the matrix's table of distinct rates, or the rate itself.
 pub(crate) trait Code: Copy {
@@ -481,6 +481,41 @@ impl RateMatrix for View<'_> {
     fn gauss_seidel_sweep(&self, x: &mut [f64], order: Sweep, f: &mut ColumnUpdate<'_>) {
         self.m
             .sweep_with(x, order, |j, s, x| f(j, &[s], &mut x[j..=j]));
+    }
+
+    /// The product, the step and the accumulation in one pass over the columns: the iterate
+    /// is read once, no product vector is zeroed, written and read again (on polling N=14,
+    /// 344,064 states, a third less memory traffic per step).
+    fn uniform_step(
+        &self,
+        x: &[f64],
+        out: &mut [f64],
+        keep: &[f64],
+        take: &[f64],
+        acc: Option<StepAcc<'_>>,
+    ) {
+        let m = self.m;
+        with_codes!(&m.codes, c => {
+            match acc {
+                None => {
+                    for j in 0..m.n {
+                        let r = m.span(j);
+                        let s = dot(&m.rows[r.clone()], &c[r], &m.table, x);
+                        out[j] = x[j] * keep[j] + s * take[j];
+                    }
+                }
+                Some(a) => {
+                    for j in 0..m.n {
+                        let r = m.span(j);
+                        let s = dot(&m.rows[r.clone()], &c[r], &m.table, x);
+                        let v = x[j] * keep[j] + s * take[j];
+                        out[j] = v;
+                        a.lo[j] += a.cl * v;
+                        a.hi[j] += a.ch * v;
+                    }
+                }
+            }
+        })
     }
 
     /// The update inlined column by column (no call through the solver's closure).

@@ -255,6 +255,16 @@ impl RateMatrix for SparseCtmc {
     fn relaxed_sweep(&self, x: &mut [f64], order: Sweep, r: &Relaxation<'_>) -> SweepStats {
         self.r.view().relaxed_sweep(x, order, r)
     }
+    fn uniform_step(
+        &self,
+        x: &[f64],
+        out: &mut [f64],
+        keep: &[f64],
+        take: &[f64],
+        acc: Option<crate::matrix::StepAcc<'_>>,
+    ) {
+        self.r.view().uniform_step(x, out, keep, take, acc)
+    }
     fn memory_bytes(&self) -> u64 {
         self.r.view().memory_bytes() + self.exit.len() as u64 * 8
     }

@@ -9,6 +9,7 @@
 //! so every `P^k x` stays within `[min x, max x]`).
 
 use super::poisson::{fox_glynn, PoissonWindow};
+use crate::matrix::StepAcc;
 use crate::props::CheckError;
 use crate::solve::SolveError;
 use crate::{Chain, RateMatrix};
@@ -99,6 +100,14 @@ impl<'a> Stepper<'a> {
             take,
             rx: vec![0.0; exit.len()],
         }
+    }
+
+    /// A step of `x` (replaced by the next iterate) and, with `acc`, its accumulation, in
+    /// the engine's one pass ([`RateMatrix::uniform_step`]).
+    fn step_acc(&mut self, x: &mut Vec<f64>, acc: Option<StepAcc<'_>>) {
+        self.rt
+            .uniform_step(x, &mut self.rx, &self.keep, &self.take, acc);
+        std::mem::swap(x, &mut self.rx);
     }
 
     fn step(&mut self, x: &mut [f64]) {
@@ -317,14 +326,20 @@ fn weighted_sum(
     chain.with_transposed(&mut |rt| {
         let mut s = Stepper::new(rt, exit, fixed, q);
         for k in 0..=right {
+            let (cl, ch) = coef(k);
             if k > 0 {
                 if !progress(k, right) {
                     return Err(SolveError::Interrupted.into());
                 }
-                s.step(&mut x);
-            }
-            let (cl, ch) = coef(k);
-            if ch > 0.0 {
+                // the step and its weights in one pass
+                let acc = (ch > 0.0).then_some(StepAcc {
+                    lo: &mut acc_lo,
+                    hi: &mut acc_hi,
+                    cl,
+                    ch,
+                });
+                s.step_acc(&mut x, acc);
+            } else if ch > 0.0 {
                 for i in 0..n {
                     acc_lo[i] += cl * x[i];
                     acc_hi[i] += ch * x[i];
