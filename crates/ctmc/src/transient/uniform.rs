@@ -68,7 +68,7 @@ fn window_eps(epsilon: f64) -> f64 {
 const DETECT_EVERY: usize = 8;
 /// The part of epsilon (relative to the smallest lower bound) the detection may add to the
 /// width.
-const DETECT_SHARE: f64 = 0.1;
+const DETECT_SHARE: f64 = 0.5;
 
 /// The uniformised backward step `y = x + (R x - h x) / q` on the states not `fixed`; the fixed
 /// states keep their value (absorbing states of the transformed chain). Written `y = keep x +
