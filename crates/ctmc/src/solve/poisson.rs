@@ -108,11 +108,16 @@ pub fn poisson_bounds(
         }
     }
     let mut y = vec![0.0; n];
+    // the right-hand side changes with the averages only (at the checks), not every sweep
+    let mut stale_rhs = true;
     for it in 1..=o.max_iters.max(1) {
-        for i in 0..n {
-            if let Some(c) = of(class[i]) {
-                rhs[i] = (w[i] - g[c as usize]) * inv[i];
+        if stale_rhs {
+            for i in 0..n {
+                if let Some(c) = of(class[i]) {
+                    rhs[i] = (w[i] - g[c as usize]) * inv[i];
+                }
             }
+            stale_rhs = false;
         }
         let r = Relaxation {
             w: omega,
@@ -191,6 +196,7 @@ pub fn poisson_bounds(
             };
             tried[c] = Some((g[c], a));
             g[c] = next.max(out.lo[c]).min(out.hi[c]);
+            stale_rhs = true;
             let width = out.hi[c] - out.lo[c];
             let scale = match o.convergence {
                 super::Convergence::Relative => out.lo[c].abs().max(out.hi[c].abs()),
