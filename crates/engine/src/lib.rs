@@ -24,6 +24,7 @@
 //! Nothing here prints: progress goes through the caller's [`Progress`] callback. The parts
 //! stay public for the callers that need one of them on its own.
 
+pub mod formulas;
 pub mod memory;
 pub mod polytope;
 pub mod race;

@@ -65,6 +65,9 @@ pub(crate) const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 /// [`saturn_symbolic::binary::MAX_LEVELS`] (reserved, not resident, until used).
 const POLYTOPE_STACK: usize = 1 << 30;
 
+/// How often the race looks at its caller's cancel flag (to cancel the generation with it).
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
 /// How long the generation runs alone before the explicit search starts beside it.
 pub const EXPLICIT_DELAY: Duration = Duration::from_secs(1);
 
@@ -285,6 +288,8 @@ pub fn generate_raced(
     // the most states the generation has proven reachable (log10, as f64 bits)
     let proven = AtomicU64::new(0f64.to_bits());
     let tell = |p: f64| proven.store(p.to_bits(), Ordering::Relaxed);
+    // raised when the generation ends (the forwarder of the caller's cancel flag stops)
+    let ended = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let searcher = racers.witness.as_ref().map(|(net, quick)| {
             scope.spawn(|| {
@@ -362,7 +367,23 @@ pub fn generate_raced(
                 Some(counts)
             })
         });
+        // the caller's own cancel flag stops the generation too (the race's flag replaced it)
+        let forwarder = limits.cancel.map(|flag| {
+            scope.spawn(|| {
+                while !ended.load(Ordering::Relaxed) {
+                    if flag.load(Ordering::Relaxed) {
+                        cancel_generation.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::park_timeout(CANCEL_POLL);
+                }
+            })
+        });
         let stop_all = || {
+            ended.store(true, Ordering::Relaxed);
+            if let Some(f) = &forwarder {
+                f.thread().unpark();
+            }
             stop_search.store(true, Ordering::Relaxed);
             stop_explicit.store(true, Ordering::Relaxed);
             stop_polytope.store(true, Ordering::Relaxed);
@@ -395,6 +416,11 @@ pub fn generate_raced(
         // themselves at the run's limits or their budgets.
         if e != Interrupted::IndexTooLarge {
             stop_all();
+        } else {
+            ended.store(true, Ordering::Relaxed);
+            if let Some(f) = &forwarder {
+                f.thread().unpark();
+            }
         }
         let counted = counter.and_then(|h| h.join().ok().flatten());
         let witness = searcher.and_then(|h| h.join().ok().flatten());
