@@ -320,8 +320,25 @@ pub fn reachable(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<Reachable, Interrupted> {
+    reachable_beside(net, models, opts, limits, progress, &|| false, &|_| {})
+}
+
+/// [`reachable`] beside other work of the caller's: the portfolio's second worker waits while
+/// `busy` says the second core is taken; `proven` is told the most states the generation has
+/// proven reachable so far (log10).
+pub fn reachable_beside(
+    net: &PetriNet,
+    models: &[Model],
+    opts: &Options,
+    limits: Limits,
+    progress: Option<Progress>,
+    busy: &(dyn Fn() -> bool + Sync),
+    proven: &(dyn Fn(f64) + Sync),
+) -> Result<Reachable, Interrupted> {
     let bounds = opts.boundedness.then(|| quick_bounds(net, &limits));
-    let racers = Racers::new(net, bounds, ExplicitMode::Off, opts.portfolio);
+    let mut racers = Racers::new(net, bounds, ExplicitMode::Off, opts.portfolio);
+    racers.busy = Some(busy);
+    racers.proven = Some(proven);
     match race::generate_raced(
         racers,
         models,

@@ -155,6 +155,12 @@ pub struct Racers<'n> {
     pub explicit_only: bool,
     /// The P-semiflows' polytope on binary counters ([`crate::polytope`]).
     pub polytope: Option<Polytope<'n>>,
+    /// Is the second core busy with work of the caller's (the formula examinations' explicit
+    /// search)? The portfolio's second worker waits while it says so.
+    pub busy: Option<&'n (dyn Fn() -> bool + Sync)>,
+    /// Told the most states the generation has proven reachable so far (log10), as the
+    /// explicit search is (the caller's own search stops with it).
+    pub proven: Option<&'n (dyn Fn(f64) + Sync)>,
 }
 
 impl<'n> Racers<'n> {
@@ -165,6 +171,8 @@ impl<'n> Racers<'n> {
             explicit: None,
             explicit_only: false,
             polytope: None,
+            busy: None,
+            proven: None,
         }
     }
 
@@ -194,6 +202,8 @@ impl<'n> Racers<'n> {
             witness: bounds.filter(|b| !b.all_covered()).map(|b| (net, b)),
             explicit_only: explicit == ExplicitMode::Only,
             polytope: None,
+            busy: None,
+            proven: None,
         }
     }
 
@@ -221,7 +231,7 @@ impl Drop for Ended<'_> {
 /// give up on its memory later: it stops at once, and its core goes to the portfolio.
 /// (FlexibleBarrier-PT-04b's search held its core for 30 s before giving up on 2 GiB, 31
 /// million of its 791 million markings stored.)
-fn more_than_it_holds(proven: f64, most: u64) -> bool {
+pub(crate) fn more_than_it_holds(proven: f64, most: u64) -> bool {
     proven > (most.max(1) as f64).log10()
 }
 
@@ -249,9 +259,10 @@ pub fn generate_raced(
         return x.count(&limits, progress).map(Outcome::Counted);
     }
     let start = Instant::now();
+    let busy = || racers.busy.is_some_and(|b| b());
     if racers.witness.is_none() && racers.explicit.is_none() && racers.polytope.is_none() {
         // the second core helps once the run has taken as long as a racer would wait
-        let helper = || start.elapsed() >= EXPLICIT_DELAY;
+        let helper = || start.elapsed() >= EXPLICIT_DELAY && !busy();
         return generate_portfolio_helped(
             models,
             method,
@@ -259,7 +270,7 @@ pub fn generate_raced(
             limits,
             progress,
             Some(&helper),
-            None,
+            racers.proven,
         )
         .map(|(won, ss)| Outcome::Generated {
             won,
@@ -284,10 +295,15 @@ pub fn generate_raced(
             + usize::from(racers.explicit.is_some())
             + usize::from(racers.polytope.is_some()),
     );
-    let helper = || running.load(Ordering::Relaxed) == 0;
+    let helper = || running.load(Ordering::Relaxed) == 0 && !busy();
     // the most states the generation has proven reachable (log10, as f64 bits)
     let proven = AtomicU64::new(0f64.to_bits());
-    let tell = |p: f64| proven.store(p.to_bits(), Ordering::Relaxed);
+    let tell = |p: f64| {
+        proven.store(p.to_bits(), Ordering::Relaxed);
+        if let Some(f) = racers.proven {
+            f(p)
+        }
+    };
     // raised when the generation ends (the forwarder of the caller's cancel flag stops)
     let ended = AtomicBool::new(false);
     std::thread::scope(|scope| {

@@ -23,11 +23,17 @@ use super::{Board, Item, Question, Technique, Value};
 /// What the search keeps for one question.
 enum Track {
     /// A target state decides `ef` (EF φ: TRUE; AG φ: FALSE); none at the end decides `!ef`.
-    Reach { ef: bool, target: StateFormula },
+    Reach {
+        ef: bool,
+        target: StateFormula,
+    },
     /// A formula without temporal operators: its value in the initial marking.
     Now(StateFormula),
     /// The largest value seen.
-    Bound { expr: LinExpr, max: i128 },
+    Bound {
+        expr: LinExpr,
+        max: i128,
+    },
     Deadlock,
     QuasiLiveness,
     Liveness,
@@ -105,14 +111,16 @@ struct Seen {
     stable_left: usize,
 }
 
-/// Explore `net` within `limits` (and until `stop` says so), deciding on `board` what the
-/// markings decide. `Ok` when the exploration completed; `Err` why it did not.
+/// Explore `net` within `limits` (and until `stop` says so, or `beyond` says more states are
+/// proven reachable than the search can hold: the most it can hold is given), deciding on
+/// `board` what the markings decide. `Ok` when the exploration completed; `Err` why it did not.
 pub(super) fn run(
     net: &PetriNet,
     mut tracks: Tracks,
     board: &Board,
     limits: &Limits,
     stop: &dyn Fn() -> bool,
+    beyond: &dyn Fn(u64) -> bool,
 ) -> Result<(), Interrupted> {
     let nt = net.transitions.len();
     let m0 = net.initial_marking();
@@ -162,15 +170,10 @@ pub(super) fn run(
         });
         tracks.open.is_empty() || stop()
     };
-    let stopped = || stop() || limits.check().is_err();
-    let got = saturn_explicit::explore_visiting(
-        net,
-        &bounds,
-        &cfg,
-        &stopped,
-        &mut |_| {},
-        &mut visit,
-    );
+    let most = saturn_explicit::most_markings(net, &bounds, &cfg);
+    let stopped = || stop() || limits.check().is_err() || beyond(most);
+    let got =
+        saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
     match got {
         Ok(_) => {}
         // every question it could decide is decided

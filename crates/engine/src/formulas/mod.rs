@@ -21,7 +21,7 @@
 mod explicit;
 pub mod symbolic;
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -230,7 +230,7 @@ pub fn check(
     let tracks = explicit::Tracks::new(items);
     let ended = match opts.engine.explicit {
         ExplicitMode::Only => {
-            let ended = match explicit::run(net, tracks, &board, &limits, &|| false) {
+            let ended = match explicit::run(net, tracks, &board, &limits, &|| false, &|_| false) {
                 Ok(()) => Ended::Done,
                 Err(i) => Ended::Stopped(i),
             };
@@ -294,7 +294,10 @@ fn race(
         cancel_also: limits.cancel.or(limits.cancel_also),
         ..limits
     };
-    let stop_explicit = AtomicBool::new(false);
+    let (stop_explicit, searching) = (AtomicBool::new(false), AtomicBool::new(false));
+    // the most states the generation has proven reachable (log10, as f64 bits): once the
+    // search cannot hold that many, it stops and gives its core back
+    let proven = AtomicU64::new(0f64.to_bits());
     std::thread::scope(|scope| {
         let searcher = tracks.map(|tracks| {
             scope.spawn(|| {
@@ -309,10 +312,31 @@ fn race(
                 if stop() {
                     return;
                 }
-                let _ = explicit::run(net, tracks, board, &limits, &stop);
+                searching.store(true, Ordering::Relaxed);
+                let beyond = |most: u64| {
+                    crate::race::more_than_it_holds(
+                        f64::from_bits(proven.load(Ordering::Relaxed)),
+                        most,
+                    )
+                };
+                let _ = explicit::run(net, tracks, board, &limits, &stop, &beyond);
+                searching.store(false, Ordering::Relaxed);
             })
         });
-        let ended = symbolic::run(net, models, items, board, opts, sym_limits, progress, why);
+        // the search takes the second core while it runs
+        let busy = || searching.load(Ordering::Relaxed);
+        let tell = |p: f64| proven.store(p.to_bits(), Ordering::Relaxed);
+        let ended = symbolic::run(
+            net,
+            models,
+            items,
+            board,
+            opts,
+            sym_limits,
+            progress,
+            (&busy, &tell),
+            why,
+        );
         // the explicit search goes on only where the generation gave up on a token count
         // too large to store (it stops at the run's limits by itself)
         if !matches!(ended, Ended::Stopped(Interrupted::IndexTooLarge)) {

@@ -89,8 +89,10 @@ pub(super) fn reach_target(f: &StateFormula) -> Option<(bool, StateFormula)> {
 }
 
 /// The symbolic side: decides on `board` what it can within `limits` (whose `cancel` is the
-/// board's "all decided" flag); returns how it ended and why each question it tried is
+/// board's "all decided" flag), the portfolio's second worker waiting while `busy`, `proven`
+/// told what the generation proves; returns how it ended and why each question it tried is
 /// undecided.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     net: &PetriNet,
     models: &[Model],
@@ -99,6 +101,7 @@ pub(super) fn run(
     opts: &FormulaOptions,
     limits: Limits,
     progress: Option<Progress>,
+    (busy, proven): (&(dyn Fn() -> bool + Sync), &(dyn Fn(f64) + Sync)),
     why: &mut [Option<String>],
 ) -> Ended {
     if opts.early {
@@ -114,7 +117,7 @@ pub(super) fn run(
     if board.all_decided() {
         return Ended::Done;
     }
-    match crate::reachable(net, models, &opts.engine, limits, progress) {
+    match crate::reachable_beside(net, models, &opts.engine, limits, progress, busy, proven) {
         Ok(Reachable::Unbounded(w)) => Ended::Unbounded(w),
         Ok(Reachable::Generated { won, mut ss }) => {
             let mut checker = checker(&mut ss, &models[won], net, Deadlocks::Maximal);
