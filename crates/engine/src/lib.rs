@@ -18,8 +18,10 @@
 //! The formula questions (CTL, reachability, upper bounds, the global properties, the
 //! symbolic LTL product) need the reachable states themselves: [`reachable`] generates them
 //! (the same portfolio, helped by the second core) raced against the unboundedness witness;
-//! the explicit search, the polytope and the scaling give figures only, so they do not race
-//! there.
+//! the polytope and the scaling give figures only, so they do not race there. The contest's
+//! formula examinations and global properties have their own entry point, [`formulas::check`]:
+//! the early search, [`reachable`] and the checker, raced against an explicit search that
+//! evaluates the questions it can decide on each marking.
 //!
 //! Nothing here prints: progress goes through the caller's [`Progress`] callback. The parts
 //! stay public for the callers that need one of them on its own.
@@ -45,7 +47,8 @@ pub use saturn_model::state_machine::Figures;
 pub use saturn_symbolic::{Interrupted, Limits, Method, Progress, Relations};
 pub use witness::WitnessText;
 
-/// Whether an explicit-state search races the symbolic generation (StateSpace figures only).
+/// Whether an explicit-state search races the symbolic generation (the StateSpace figures;
+/// the formula questions of [`formulas::check`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExplicitMode {
     /// With the order portfolio: a breadth-first search over packed markings starts beside
