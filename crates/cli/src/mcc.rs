@@ -17,8 +17,7 @@ use crate::out;
 use crate::report::{ok_object, Failure};
 use crate::statespace::MCC_ORDER;
 use crate::witness::WitnessFormat;
-use saturn_engine::{Answer, Reachable};
-use saturn_symbolic::ctl::Deadlocks;
+use saturn_engine::Answer;
 
 /// Every examination of the contest (its `BK_EXAMINATION` values).
 pub const EXAMINATIONS: &[&str] = &[
@@ -86,7 +85,8 @@ pub struct MccArgs {
     /// P-semiflows, when every marking of it is proved reachable (auto), or always generate.
     #[arg(long, value_enum, default_value_t = PolytopeArg::Auto)]
     pub polytope: PolytopeArg,
-    /// Race an explicit-state search beside the generation (StateSpace only).
+    /// Race an explicit-state search beside the generation (StateSpace, the formula
+    /// examinations and the global properties); `only`: the explicit search alone.
     #[arg(long, value_enum, default_value_t = ExplicitArg::Auto)]
     pub explicit: ExplicitArg,
     /// Print one JSON object (with the contest lines under "lines") instead of the lines.
@@ -235,66 +235,50 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|(_, m)| m)
         .collect();
-    let levels = net.places.len();
-    // EF φ / AG φ: a forward search that meets a φ-state answers without the whole state
-    // space (an eighth of the time; the state space gets the rest when some are left)
-    let early = match (
-        matches!(exam, "ReachabilityCardinality" | "ReachabilityFireability"),
-        models.first(),
-    ) {
-        (true, Some(m)) => {
-            let mut l = limits.limits(start);
-            l.deadline = l.deadline.map(|d| {
-                let now = Instant::now();
-                now + d.saturating_duration_since(now) / 8
-            });
-            crate::mcc_check::early_reachability(&items, m, &net, l)
-        }
-        _ => vec![None; items.len()],
+    let opts = saturn_engine::formulas::FormulaOptions {
+        engine: saturn_engine::Options {
+            method: a.method.method(),
+            relations: a.relations.relations(),
+            portfolio: a.order == OrderArg::Auto,
+            boundedness: a.boundedness == BoundednessArg::Race,
+            explicit: a.explicit.mode(),
+            ..saturn_engine::Options::default()
+        },
+        eu_method: a.eu_method.eu_method(),
+        // EF φ / AG φ: a forward search that meets a φ-state answers without the whole state
+        // space (an eighth of the time)
+        early: matches!(exam, "ReachabilityCardinality" | "ReachabilityFireability"),
     };
-    if !items.is_empty() && early.iter().all(Option::is_some) {
-        let lines = crate::mcc_check::early_or_cannot(&items, &early);
-        return answer(
-            a,
-            exam,
-            &lines,
-            json!({ "cannot_compute": 0, "early": items.len() }),
-        );
-    }
-    let opts = saturn_engine::Options {
-        method: a.method.method(),
-        relations: a.relations.relations(),
-        portfolio: a.order == OrderArg::Auto,
-        boundedness: a.boundedness == BoundednessArg::Race,
-        ..saturn_engine::Options::default()
-    };
-    let progress = crate::progress::reporter("StateSpace", a.limits.progress, levels);
-    match saturn_engine::reachable(&net, &models, &opts, limits.limits(start), progress) {
-        Ok(Reachable::Unbounded(_)) => {
+    let progress = crate::progress::reporter("StateSpace", a.limits.progress, net.places.len());
+    let got = saturn_engine::formulas::check(
+        &net,
+        &models,
+        &items,
+        &opts,
+        limits.limits(start),
+        progress,
+    );
+    let (lines, failed) = crate::mcc_check::lines(&items, &got);
+    use saturn_engine::formulas::{Ended, Technique};
+    let extra = json!({
+        "cannot_compute": failed,
+        "early": got.count(Technique::EarlySearch),
+        "symbolic": got.count(Technique::Symbolic),
+        "explicit": got.count(Technique::Explicit),
+    });
+    match got.ended {
+        Ended::Done => answer(a, exam, &lines, extra),
+        Ended::Unbounded(_) => {
             eprintln!("saturn: {spec}: the net is unbounded; {exam} needs a finite state space");
-            let lines = crate::mcc_check::early_or_cannot(&items, &early);
-            answer(a, exam, &lines, json!({}))
+            answer(a, exam, &lines, extra)
         }
-        Ok(Reachable::Generated { won, mut ss }) => {
-            let mut checker =
-                crate::queries::checker(&mut ss, &models[won], &net, Deadlocks::Maximal);
-            checker.set_eu_method(a.eu_method.eu_method());
-            let (lines, failed) = crate::mcc_check::answer_rest(
-                &mut checker,
-                &items,
-                &early,
-                &net,
-                limits.limits(start),
-            );
-            answer(a, exam, &lines, json!({ "cannot_compute": failed }))
-        }
-        Err(i) => {
+        Ended::Stopped(i) => {
             let mut f = Failure::interrupted(
                 i,
                 &format!("saturn: {spec}: StateSpace"),
                 limits.describe(i),
             );
-            f.stdout_line = Some(crate::mcc_check::early_or_cannot(&items, &early).join("\n"));
+            f.stdout_line = Some(lines.join("\n"));
             Err(f.into())
         }
     }

@@ -1,14 +1,10 @@
 //! Formulas to check on a net: from `--ctl` text and contest formula files, resolved against the
 //! net's names; and the glue from a generated state space to a CTL checker.
 
-use num_bigint::BigUint;
 use saturn_logic::{parse_query, resolve, NameTable, Query, ResolvedQuery};
 use saturn_model::{Model, PetriNet};
 use saturn_pnml::formulas::{parse_formulas_file, read_formulas_file};
-use saturn_symbolic::atoms::Atoms;
-use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks, Witness};
-use saturn_symbolic::statespace::StateSpace;
-use saturn_symbolic::{Direction, Reach};
+use saturn_symbolic::ctl::Witness;
 
 use crate::report::{Diagnostic, Failure};
 
@@ -151,64 +147,9 @@ pub fn from_file_each(path: &std::path::Path, net: &PetriNet) -> Result<Vec<Job>
         .collect())
 }
 
-/// The atoms of `net`'s formulas over `model` (the net lowered with some place order).
-pub fn atoms_for(model: &Model, net: &PetriNet) -> Atoms {
-    // `model.levels[k]` holds the place with that id
-    let order: Vec<usize> = model
-        .levels
-        .iter()
-        .map(|l| net.place_index(&l.name).unwrap_or(0))
-        .collect();
-    Atoms::for_petri(model, &order)
-}
-
-/// A checker over a generated state space of `net`, lowered to `model`.
-pub fn checker<'a>(
-    ss: &'a mut StateSpace,
-    model: &Model,
-    net: &PetriNet,
-    deadlocks: Deadlocks,
-) -> Checker<'a> {
-    let atoms = atoms_for(model, net);
-    let reach = Reach::new(&mut ss.dd, model, Direction::Forward, None);
-    Checker::new(reach, model, atoms, ss.states, deadlocks)
-}
-
-/// The answer to one query.
-pub enum Answer {
-    /// A formula's truth at the initial marking, with the number of reachable states
-    /// satisfying it.
-    Bool { holds: bool, states: BigUint },
-    /// An UpperBounds query.
-    Bound(i128),
-}
-
-impl Answer {
-    /// The contest's word for it: `TRUE`, `FALSE` or the bound.
-    pub fn word(&self) -> String {
-        match self {
-            Answer::Bool { holds: true, .. } => "TRUE".into(),
-            Answer::Bool { holds: false, .. } => "FALSE".into(),
-            Answer::Bound(b) => b.to_string(),
-        }
-    }
-}
-
-/// Answer one query.
-pub fn answer(c: &mut Checker, q: &ResolvedQuery) -> Result<Answer, CtlError> {
-    match q {
-        ResolvedQuery::Formula(f) => {
-            let set = c.sat(f)?;
-            let holds = c.holds(f)?;
-            Ok(Answer::Bool {
-                holds,
-                states: c.count(set),
-            })
-        }
-        // the state space is never empty: it holds the initial marking
-        ResolvedQuery::Bound(e) => Ok(Answer::Bound(c.upper_bound(e)?.unwrap_or(0))),
-    }
-}
+// the glue from a generated state space to a checker is the engine's (the contest's formula
+// examinations use it there)
+pub use saturn_engine::formulas::symbolic::{answer, atoms_for, checker, Answer};
 
 /// The marking of `state` (local states by level) as `(place, tokens)` for the places that
 /// hold tokens, in level order from the top.

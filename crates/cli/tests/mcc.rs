@@ -137,3 +137,60 @@ fn timeout_prints_cannot_compute() {
         "CANNOT_COMPUTE"
     );
 }
+
+#[path = "../../../testsupport/shared.rs"]
+mod shared;
+
+/// `saturn mcc DIR --examination E --explicit only`: the explicit search alone answers the
+/// reachability formulas, the upper bounds and the global properties it decides (all but
+/// Liveness here), `TECHNIQUES EXPLICIT`, every answer equal to the contest's oracle.
+#[test]
+fn the_explicit_search_alone_answers_the_formula_examinations_as_the_oracle() {
+    let Some(dir) = shared::existing(
+        shared::benchmarks("mcc/Philosophers-PT-000010"),
+        "the explicit formula examinations' oracle test is left out",
+    ) else {
+        return;
+    };
+    let oracle = std::fs::read_to_string(dir.join("oracle.txt")).unwrap();
+    let want = |id: &str| -> Option<String> {
+        oracle
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some(id)).then(|| w.next().unwrap_or("").to_string())
+            })
+    };
+    for exam in [
+        "ReachabilityCardinality",
+        "ReachabilityFireability",
+        "UpperBounds",
+        "GlobalProperties",
+    ] {
+        let out = saturn()
+            .args(["mcc", dir.to_str().unwrap(), "--examination", exam])
+            .args(["--explicit", "only"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let out = String::from_utf8(out).unwrap();
+        let mut answered = 0;
+        for line in out.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(f[0], "FORMULA", "{line}");
+            if f[1] == "Liveness" {
+                continue;
+            }
+            assert_eq!(&f[3..], ["TECHNIQUES", "EXPLICIT"], "{line}");
+            match want(f[1]) {
+                Some(w) if w != "?" => assert_eq!(f[2], w, "{line}"),
+                _ => {}
+            }
+            answered += 1;
+        }
+        assert!(answered >= 4, "{exam}: {out}");
+    }
+}

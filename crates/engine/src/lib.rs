@@ -18,12 +18,15 @@
 //! The formula questions (CTL, reachability, upper bounds, the global properties, the
 //! symbolic LTL product) need the reachable states themselves: [`reachable`] generates them
 //! (the same portfolio, helped by the second core) raced against the unboundedness witness;
-//! the explicit search, the polytope and the scaling give figures only, so they do not race
-//! there.
+//! the polytope and the scaling give figures only, so they do not race there. The contest's
+//! formula examinations and global properties have their own entry point, [`formulas::check`]:
+//! the early search, [`reachable`] and the checker, raced against an explicit search that
+//! evaluates the questions it can decide on each marking.
 //!
 //! Nothing here prints: progress goes through the caller's [`Progress`] callback. The parts
 //! stay public for the callers that need one of them on its own.
 
+pub mod formulas;
 pub mod memory;
 pub mod polytope;
 pub mod race;
@@ -44,7 +47,8 @@ pub use saturn_model::state_machine::Figures;
 pub use saturn_symbolic::{Interrupted, Limits, Method, Progress, Relations};
 pub use witness::WitnessText;
 
-/// Whether an explicit-state search races the symbolic generation (StateSpace figures only).
+/// Whether an explicit-state search races the symbolic generation (the StateSpace figures;
+/// the formula questions of [`formulas::check`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExplicitMode {
     /// With the order portfolio: a breadth-first search over packed markings starts beside
@@ -319,8 +323,25 @@ pub fn reachable(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Result<Reachable, Interrupted> {
+    reachable_beside(net, models, opts, limits, progress, &|| false, &|_| {})
+}
+
+/// [`reachable`] beside other work of the caller's: the portfolio's second worker waits while
+/// `busy` says the second core is taken; `proven` is told the most states the generation has
+/// proven reachable so far (log10).
+pub fn reachable_beside(
+    net: &PetriNet,
+    models: &[Model],
+    opts: &Options,
+    limits: Limits,
+    progress: Option<Progress>,
+    busy: &(dyn Fn() -> bool + Sync),
+    proven: &(dyn Fn(f64) + Sync),
+) -> Result<Reachable, Interrupted> {
     let bounds = opts.boundedness.then(|| quick_bounds(net, &limits));
-    let racers = Racers::new(net, bounds, ExplicitMode::Off, opts.portfolio);
+    let mut racers = Racers::new(net, bounds, ExplicitMode::Off, opts.portfolio);
+    racers.busy = Some(busy);
+    racers.proven = Some(proven);
     match race::generate_raced(
         racers,
         models,

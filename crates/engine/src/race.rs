@@ -65,6 +65,9 @@ pub(crate) const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 /// [`saturn_symbolic::binary::MAX_LEVELS`] (reserved, not resident, until used).
 const POLYTOPE_STACK: usize = 1 << 30;
 
+/// How often the race looks at its caller's cancel flag (to cancel the generation with it).
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
 /// How long the generation runs alone before the explicit search starts beside it.
 pub const EXPLICIT_DELAY: Duration = Duration::from_secs(1);
 
@@ -152,6 +155,12 @@ pub struct Racers<'n> {
     pub explicit_only: bool,
     /// The P-semiflows' polytope on binary counters ([`crate::polytope`]).
     pub polytope: Option<Polytope<'n>>,
+    /// Is the second core busy with work of the caller's (the formula examinations' explicit
+    /// search)? The portfolio's second worker waits while it says so.
+    pub busy: Option<&'n (dyn Fn() -> bool + Sync)>,
+    /// Told the most states the generation has proven reachable so far (log10), as the
+    /// explicit search is (the caller's own search stops with it).
+    pub proven: Option<&'n (dyn Fn(f64) + Sync)>,
 }
 
 impl<'n> Racers<'n> {
@@ -162,6 +171,8 @@ impl<'n> Racers<'n> {
             explicit: None,
             explicit_only: false,
             polytope: None,
+            busy: None,
+            proven: None,
         }
     }
 
@@ -191,6 +202,8 @@ impl<'n> Racers<'n> {
             witness: bounds.filter(|b| !b.all_covered()).map(|b| (net, b)),
             explicit_only: explicit == ExplicitMode::Only,
             polytope: None,
+            busy: None,
+            proven: None,
         }
     }
 
@@ -218,7 +231,7 @@ impl Drop for Ended<'_> {
 /// give up on its memory later: it stops at once, and its core goes to the portfolio.
 /// (FlexibleBarrier-PT-04b's search held its core for 30 s before giving up on 2 GiB, 31
 /// million of its 791 million markings stored.)
-fn more_than_it_holds(proven: f64, most: u64) -> bool {
+pub(crate) fn more_than_it_holds(proven: f64, most: u64) -> bool {
     proven > (most.max(1) as f64).log10()
 }
 
@@ -246,9 +259,10 @@ pub fn generate_raced(
         return x.count(&limits, progress).map(Outcome::Counted);
     }
     let start = Instant::now();
+    let busy = || racers.busy.is_some_and(|b| b());
     if racers.witness.is_none() && racers.explicit.is_none() && racers.polytope.is_none() {
         // the second core helps once the run has taken as long as a racer would wait
-        let helper = || start.elapsed() >= EXPLICIT_DELAY;
+        let helper = || start.elapsed() >= EXPLICIT_DELAY && !busy();
         return generate_portfolio_helped(
             models,
             method,
@@ -256,7 +270,7 @@ pub fn generate_raced(
             limits,
             progress,
             Some(&helper),
-            None,
+            racers.proven,
         )
         .map(|(won, ss)| Outcome::Generated {
             won,
@@ -281,10 +295,17 @@ pub fn generate_raced(
             + usize::from(racers.explicit.is_some())
             + usize::from(racers.polytope.is_some()),
     );
-    let helper = || running.load(Ordering::Relaxed) == 0;
+    let helper = || running.load(Ordering::Relaxed) == 0 && !busy();
     // the most states the generation has proven reachable (log10, as f64 bits)
     let proven = AtomicU64::new(0f64.to_bits());
-    let tell = |p: f64| proven.store(p.to_bits(), Ordering::Relaxed);
+    let tell = |p: f64| {
+        proven.store(p.to_bits(), Ordering::Relaxed);
+        if let Some(f) = racers.proven {
+            f(p)
+        }
+    };
+    // raised when the generation ends (the forwarder of the caller's cancel flag stops)
+    let ended = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let searcher = racers.witness.as_ref().map(|(net, quick)| {
             scope.spawn(|| {
@@ -362,7 +383,23 @@ pub fn generate_raced(
                 Some(counts)
             })
         });
+        // the caller's own cancel flag stops the generation too (the race's flag replaced it)
+        let forwarder = limits.cancel.map(|flag| {
+            scope.spawn(|| {
+                while !ended.load(Ordering::Relaxed) {
+                    if flag.load(Ordering::Relaxed) {
+                        cancel_generation.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::park_timeout(CANCEL_POLL);
+                }
+            })
+        });
         let stop_all = || {
+            ended.store(true, Ordering::Relaxed);
+            if let Some(f) = &forwarder {
+                f.thread().unpark();
+            }
             stop_search.store(true, Ordering::Relaxed);
             stop_explicit.store(true, Ordering::Relaxed);
             stop_polytope.store(true, Ordering::Relaxed);
@@ -395,6 +432,11 @@ pub fn generate_raced(
         // themselves at the run's limits or their budgets.
         if e != Interrupted::IndexTooLarge {
             stop_all();
+        } else {
+            ended.store(true, Ordering::Relaxed);
+            if let Some(f) = &forwarder {
+                f.thread().unpark();
+            }
         }
         let counted = counter.and_then(|h| h.join().ok().flatten());
         let witness = searcher.and_then(|h| h.join().ok().flatten());

@@ -266,11 +266,29 @@ pub fn explore(
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Counts, GaveUp> {
+    explore_visiting(net, bounds, cfg, stop, progress, &mut |_, _| false)
+}
+
+/// What [`explore_visiting`] tells its visitor about each reachable marking, once, when it is
+/// expanded: the marking (a count per place) and whether it is a deadlock (no transition
+/// enabled). The visitor returns `true` to stop the search ([`GaveUp::Stopped`]).
+pub type Visit<'a> = dyn FnMut(&[u64], bool) -> bool + 'a;
+
+/// [`explore`], with every reachable marking shown to `visit` (for the formula examinations:
+/// atoms evaluated on markings).
+pub fn explore_visiting(
+    net: &PetriNet,
+    bounds: &[Option<u64>],
+    cfg: &Config,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(&str),
+    visit: &mut Visit<'_>,
+) -> Result<Counts, GaveUp> {
     let np = net.places.len();
     let c = compile(net);
     let m0 = net.initial_marking();
     if sparse_wins(net, bounds, cfg) {
-        return sparse::explore_sparse(np, &c, &m0, cfg, stop, progress);
+        return sparse::explore_sparse(np, &c, &m0, cfg, stop, progress, visit);
     }
     let widths = widths(net, bounds, cfg);
     let unknown: Vec<bool> = (0..np)
@@ -337,6 +355,9 @@ pub fn explore(
             (layout, store) = widen(&layout, &store, (p, v), &unknown, cfg, stop)?;
             rec.resize(layout.words, 0);
             continue;
+        }
+        if visit(&m, local == 0) {
+            return Err(GaveUp::Stopped);
         }
         edges += local;
         let mut sum = 0u64;

@@ -120,6 +120,7 @@ pub(crate) fn explore_sparse(
     cfg: &Config,
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(&str),
+    visit: &mut crate::Visit<'_>,
 ) -> Result<Counts, GaveUp> {
     let mut store = BytesStore::new(cfg.max_bytes);
     let mut rec = Vec::new();
@@ -164,6 +165,7 @@ pub(crate) fn explore_sparse(
             store.insert(&batch[start..end], h)?;
             start = end;
         }
+        let done = visit(&m, hashes.is_empty());
         let mut sum = 0u64;
         for &(p, v) in &nz {
             m[p as usize] = 0;
@@ -171,6 +173,9 @@ pub(crate) fn explore_sparse(
             sum = sum.saturating_add(v);
         }
         max_sum = max_sum.max(sum);
+        if done {
+            return Err(GaveUp::Stopped);
+        }
         edges += hashes.len() as u64;
         pace.add(2 * nz.len() + cands.len() + batch.len() / 8 + 1);
         i += 1;
