@@ -51,6 +51,10 @@ pub struct CheckArgs {
     /// (`top`) or below them (`bottom`, measured faster); docs/ltl.md has the measurements.
     #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Bottom)]
     pub ltl_level: crate::ltl_run::LtlLevelArg,
+    /// Partial-order reduction in the explicit LTL product: `on` (stubborn sets, for the
+    /// formulas without `X`, which are stutter-insensitive) or `off` (docs/ltl.md).
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::PorArg::On)]
+    pub por: crate::ltl_run::PorArg,
     /// What a path that reaches a deadlock means.
     #[arg(long, value_enum, default_value_t = DeadlocksArg::Maximal)]
     pub deadlocks: DeadlocksArg,

@@ -48,6 +48,24 @@ pub enum LtlMethodArg {
     Tc,
 }
 
+/// Partial-order reduction of the explicit product (`--por`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum PorArg {
+    /// Stubborn sets when the formula is stutter-insensitive (no `X`).
+    #[default]
+    On,
+    /// Every enabled transition fired at every marking.
+    Off,
+}
+
+impl PorArg {
+    pub fn options(self) -> saturn_ltl::Options {
+        saturn_ltl::Options {
+            partial_order: self == PorArg::On,
+        }
+    }
+}
+
 /// Where the symbolic product puts the automaton's level (`--ltl-level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum LtlLevelArg {
@@ -105,7 +123,20 @@ pub struct Decided {
     /// Product states stored (explicit) or reachable (symbolic product); none for CTL.
     pub product_states: Option<String>,
     pub automaton_states: Option<usize>,
+    /// Did the explicit product use partial-order reduction?
+    pub partial_order: bool,
     pub counterexample: Option<Counterexample>,
+}
+
+impl Decided {
+    /// The contest's technique words.
+    pub fn techniques(&self) -> String {
+        let mut t = self.engine.techniques().to_string();
+        if self.partial_order {
+            t.push_str(" PARTIAL_ORDER");
+        }
+        t
+    }
 }
 
 /// How the net's state space is generated for the symbolic engines.
@@ -129,6 +160,8 @@ pub struct Run<'a> {
     pub limits: Limits,
     /// The explicit product's memory.
     pub max_bytes: usize,
+    /// Partial-order reduction in the explicit product.
+    pub por: PorArg,
     /// Find a counterexample for each formula that fails.
     pub witness: bool,
 }
@@ -290,7 +323,13 @@ pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided
                         max_bytes: Some(run.max_bytes),
                         cancel: None,
                     };
-                    match saturn_ltl::check_net(run.net, phi, run.deadlocks, limits) {
+                    match saturn_ltl::check_net_with(
+                        run.net,
+                        phi,
+                        run.deadlocks,
+                        limits,
+                        run.por.options(),
+                    ) {
                         Ok(v) => d.counterexample = v.counterexample,
                         Err(e) => eprintln!("no counterexample for formula {}: {e}", n + 1),
                     }
@@ -314,8 +353,9 @@ fn explicit(
         max_bytes: Some(bytes),
         cancel,
     };
-    match saturn_ltl::check_net(run.net, phi, run.deadlocks, limits) {
+    match saturn_ltl::check_net_with(run.net, phi, run.deadlocks, limits, run.por.options()) {
         Ok(v) => Ok(Decided {
+            partial_order: v.partial_order,
             holds: v.holds,
             engine: Engine::Explicit,
             markings: v.markings.to_string(),
@@ -387,6 +427,7 @@ fn symbolic(
                 markings,
                 product_states: None,
                 automaton_states: None,
+                partial_order: false,
                 counterexample: None,
             });
         }
@@ -414,6 +455,7 @@ fn symbolic(
         markings,
         product_states: Some(v.product_states.to_string()),
         automaton_states: Some(p.automaton.states.len()),
+        partial_order: false,
         counterexample: None,
     })
 }

@@ -74,6 +74,10 @@ pub struct MccArgs {
     /// Where the symbolic LTL product puts the automaton's level.
     #[arg(long, value_enum, default_value_t = crate::ltl_run::LtlLevelArg::Bottom)]
     pub ltl_level: crate::ltl_run::LtlLevelArg,
+    /// Partial-order reduction (stubborn sets) in the explicit LTL product, for the
+    /// stutter-insensitive formulas (as `saturn check --por`).
+    #[arg(long, value_enum, default_value_t = crate::ltl_run::PorArg::On)]
+    pub por: crate::ltl_run::PorArg,
     /// Decide boundedness alongside generation (an unbounded net answers +inf).
     #[arg(long, value_enum, default_value_t = BoundednessArg::Race)]
     pub boundedness: BoundednessArg,
@@ -219,6 +223,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             generation,
             a.ltl_method,
             a.ltl_level,
+            a.por,
         );
         let lines = crate::mcc_ltl::lines(exam, &a.model_dir, &run).map_err(Failure::error)?;
         return answer(a, exam, &lines, json!({}));

@@ -12,7 +12,7 @@ use saturn_ltl::{Counterexample, Deadlocks};
 use saturn_model::PetriNet;
 use saturn_symbolic::Limits;
 
-use crate::ltl_run::{decide_all, Generation, LtlLevelArg, LtlMethodArg, Run};
+use crate::ltl_run::{decide_all, Generation, LtlLevelArg, LtlMethodArg, PorArg, Run};
 use crate::queries;
 
 /// The memory the explicit product may take without `--max-memory` (bytes).
@@ -50,7 +50,7 @@ pub fn lines(exam: &str, dir: &Path, run: &Run) -> Result<Vec<String>, String> {
                     "FORMULA {} {} {}",
                     job.id,
                     if v.holds { "TRUE" } else { "FALSE" },
-                    v.engine.techniques()
+                    v.techniques()
                 ),
                 Err(e) => {
                     eprintln!("{}: {e}", job.id);
@@ -71,6 +71,7 @@ pub fn contest_run(
     generation: Generation,
     method: LtlMethodArg,
     level: LtlLevelArg,
+    por: PorArg,
 ) -> Run<'_> {
     Run {
         net,
@@ -80,6 +81,7 @@ pub fn contest_run(
         generation,
         limits,
         max_bytes,
+        por,
         witness: false,
     }
 }
@@ -138,6 +140,7 @@ pub fn check(
         },
         limits: a.limits.limits(start),
         max_bytes: budget(a.limits.max_memory),
+        por: a.por,
         witness: a.witness,
     };
     let t0 = Instant::now();
@@ -160,6 +163,7 @@ pub fn check(
                     "result": d.map(|v| v.holds),
                     "method": d.map(|v| v.engine.name()),
                     "automaton_states": d.and_then(|v| v.automaton_states),
+                    "partial_order": d.map(|v| v.partial_order),
                     "product_states": d.and_then(|v| v.product_states.clone()),
                     "markings": d.map(|v| v.markings.clone()),
                     "reason": v.as_ref().err(),
@@ -193,6 +197,9 @@ pub fn check(
                     }
                     if let Some(n) = v.automaton_states {
                         sizes.push_str(&format!(", automaton of {n} states"));
+                    }
+                    if v.partial_order {
+                        sizes.push_str(", partial-order reduced");
                     }
                     format!(
                         "{} {} ({sizes}; {}) {}\n",

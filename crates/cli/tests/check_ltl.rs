@@ -60,9 +60,10 @@ fn check_all(extra: &[&str], maximal: bool) -> std::process::Output {
 
 #[test]
 fn verdicts_agree_with_the_reference() {
-    let methods: [&[&str]; 6] = [
+    let methods: [&[&str]; 7] = [
         &[],
         &["--ltl-method", "explicit"],
+        &["--ltl-method", "explicit", "--por", "off"],
         &["--ltl-method", "el"],
         &["--ltl-method", "tc"],
         &["--ltl-method", "el", "--ltl-level", "top"],
@@ -141,6 +142,54 @@ fn json_output() {
     assert_eq!(v["deadlocks"], "stutter");
     assert_eq!(v["formulas"][0]["id"], "ltl-1");
     assert!(v["formulas"][0]["result"].is_boolean());
+}
+
+/// `--por`: the explicit product is reduced for a formula without `X` (`partial_order` in the
+/// JSON), not for one with `X`, nor with `--por off`; the verdicts are the same; a wrong value
+/// is refused.
+#[test]
+fn partial_order_flag() {
+    let run = |por: &str| -> serde_json::Value {
+        let out = saturn()
+            .args([
+                "check",
+                "philosophers:3",
+                "--ltl-method",
+                "explicit",
+                "--json",
+            ])
+            .args([
+                "--ltl",
+                "G (WaitL_0 = 1 -> F HasL_0 = 1)",
+                "--ltl",
+                "X Idle_0 = 1",
+            ])
+            .args(["--por", por])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (on, off) = (run("on"), run("off"));
+    let f = |v: &serde_json::Value, i: usize, k: &str| v["formulas"][i][k].clone();
+    assert_eq!(f(&on, 0, "partial_order"), true);
+    assert_eq!(f(&on, 1, "partial_order"), false);
+    assert_eq!(f(&off, 0, "partial_order"), false);
+    for i in 0..2 {
+        assert_eq!(f(&on, i, "result"), f(&off, i, "result"));
+    }
+    saturn()
+        .args([
+            "check",
+            "philosophers:3",
+            "--ltl",
+            "G Idle_0 = 1",
+            "--por",
+            "maybe",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--por"));
 }
 
 /// `--witness`: every FALSE verdict comes with a counterexample that replays on the net from

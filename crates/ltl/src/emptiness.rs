@@ -21,6 +21,13 @@ pub trait System {
     /// The successors of `s` (never empty: a system with deadlocks gives them a successor by
     /// its deadlock convention).
     fn successors(&mut self, s: &Self::State, out: &mut Vec<Self::State>);
+    /// Some of the successors of `s`, for a partial-order reduction: `true` when some were
+    /// left out. The search fully expands a state whose reduced successors close a cycle on
+    /// its depth-first stack (the cycle proviso). A system without reduction gives them all.
+    fn reduced_successors(&mut self, s: &Self::State, out: &mut Vec<Self::State>) -> bool {
+        self.successors(s, out);
+        false
+    }
     /// The truth of each atom of `atoms` in `s`, into `out` (as long as `atoms`).
     fn values(&mut self, s: &Self::State, atoms: &[u32], out: &mut [bool]);
     /// The bytes a stored state takes (for the memory limit).
@@ -57,6 +64,8 @@ pub struct Outcome<S> {
     /// Product states and system states stored.
     pub product_states: usize,
     pub system_states: usize,
+    /// Product states expanded with a reduced set of successors (partial-order reduction).
+    pub reduced_states: usize,
     /// The accepting run found, as the system states it passes (when `accepting`).
     pub run: Option<Run<S>>,
 }
@@ -179,7 +188,14 @@ pub fn accepting_run<Sys: System>(
     let mut stack: Vec<Frame> = Vec::new();
     let mut counter = 0u32;
     let mut buf = Vec::new();
+    // per system state: its successors, maybe reduced ([`System::reduced_successors`]), and
+    // whether they are; all its successors when a product state over it needed them
     let mut succ_of: Vec<Option<Box<[u32]>>> = Vec::new();
+    let mut partial: Vec<bool> = Vec::new();
+    let mut full_of: rustc_hash::FxHashMap<u32, Box<[u32]>> = Default::default();
+    // per product state: on the depth-first stack?
+    let mut on_stack: Vec<bool> = Vec::new();
+    let mut reduced_states = 0usize;
 
     let add_system = |sys: &mut Sys,
                       system: &mut Interned<Sys::State>,
@@ -198,6 +214,19 @@ pub fn accepting_run<Sys: System>(
         }
         i
     };
+    // the states of `buf` numbered (drained), as a successor list
+    let intern_all = |sys: &mut Sys,
+                      system: &mut Interned<Sys::State>,
+                      values: &mut Vec<u64>,
+                      buf: &mut Vec<Sys::State>|
+     -> Box<[u32]> {
+        let v: Vec<u32> = buf
+            .drain(..)
+            .map(|t| add_system(sys, system, values, &t))
+            .collect();
+        system.bytes += 4 * v.len() + 16;
+        v.into_boxed_slice()
+    };
     let init = sys.initial();
     let s0 = add_system(sys, &mut system, &mut values, &init);
     let mut steps = 0u64;
@@ -211,38 +240,62 @@ pub fn accepting_run<Sys: System>(
             roots.push((counter, 0));
             arcs.push($acc);
             let (s, q) = pstate[id as usize];
+            on_stack[id as usize] = true;
             // the system's successors of s, computed once per system state
             if succ_of.len() <= s as usize {
                 succ_of.resize(s as usize + 1, None);
+                partial.resize(s as usize + 1, false);
             }
             if succ_of[s as usize].is_none() {
                 let state = system.states[s as usize].clone();
                 buf.clear();
-                sys.successors(&state, &mut buf);
-                let mut v = Vec::with_capacity(buf.len());
-                for t in std::mem::take(&mut buf) {
-                    v.push(add_system(sys, &mut system, &mut values, &t));
-                }
-                system.bytes += 4 * v.len() + 16;
-                succ_of[s as usize] = Some(v.into_boxed_slice());
+                partial[s as usize] = sys.reduced_successors(&state, &mut buf);
+                let v = intern_all(sys, &mut system, &mut values, &mut buf);
+                succ_of[s as usize] = Some(v);
             }
-            let succ_sys = succ_of[s as usize].as_deref().unwrap_or(&[]);
-            let holds = |a: u32| atom_holds(&values, words, &atoms, s, a);
             let mut succ = Vec::new();
-            for e in &aut.edges[q as usize] {
-                if !e.enabled(holds) {
-                    continue;
-                }
-                for &t in succ_sys {
-                    let key = (t as u64) << 32 | e.to as u64;
-                    let next = pstate.len() as u32;
-                    let p = *product.entry(key).or_insert(next);
-                    if p == next {
-                        pstate.push((t, e.to));
-                        num.push(u32::MAX);
+            let mut full = false;
+            loop {
+                let succ_sys = match full {
+                    false => succ_of[s as usize].as_deref().unwrap_or(&[]),
+                    true => full_of.get(&s).map_or(&[][..], |v| &v[..]),
+                };
+                let holds = |a: u32| atom_holds(&values, words, &atoms, s, a);
+                let mut closes = false;
+                for e in &aut.edges[q as usize] {
+                    if !e.enabled(holds) {
+                        continue;
                     }
-                    succ.push((p, e.acc));
+                    for &t in succ_sys {
+                        let key = (t as u64) << 32 | e.to as u64;
+                        let next = pstate.len() as u32;
+                        let p = *product.entry(key).or_insert(next);
+                        if p == next {
+                            pstate.push((t, e.to));
+                            num.push(u32::MAX);
+                            on_stack.push(false);
+                        }
+                        closes |= on_stack[p as usize];
+                        succ.push((p, e.acc));
+                    }
                 }
+                // the cycle proviso: a reduced state that closes a cycle on the stack is
+                // expanded fully
+                if full || !partial[s as usize] || !closes {
+                    break;
+                }
+                if !full_of.contains_key(&s) {
+                    let state = system.states[s as usize].clone();
+                    buf.clear();
+                    sys.successors(&state, &mut buf);
+                    let v = intern_all(sys, &mut system, &mut values, &mut buf);
+                    full_of.insert(s, v);
+                }
+                succ.clear();
+                full = true;
+            }
+            if partial[s as usize] && !full {
+                reduced_states += 1;
             }
             stack.push(Frame { id, succ, pos: 0 });
         }};
@@ -250,6 +303,7 @@ pub fn accepting_run<Sys: System>(
     product.insert((s0 as u64) << 32, 0);
     pstate.push((s0, 0));
     num.push(u32::MAX);
+    on_stack.push(false);
     push!(0, 0);
     // num: u32::MAX = never visited, 0 = dead (its SCC is done), else the dfs number
     while let Some(top) = stack.last_mut() {
@@ -307,7 +361,13 @@ pub fn accepting_run<Sys: System>(
                                     if !e.enabled(holds) {
                                         continue;
                                     }
-                                    for &t in succ_of[s as usize].as_deref().unwrap_or(&[]) {
+                                    // (every arc the search took, and maybe more: all
+                                    // are arcs of the product)
+                                    let succ_sys = match full_of.get(&s) {
+                                        Some(v) => &v[..],
+                                        None => succ_of[s as usize].as_deref().unwrap_or(&[]),
+                                    };
+                                    for &t in succ_sys {
                                         if let Some(&p) =
                                             product.get(&((t as u64) << 32 | e.to as u64))
                                         {
@@ -354,6 +414,7 @@ pub fn accepting_run<Sys: System>(
                                 accepting: true,
                                 product_states: pstate.len(),
                                 system_states: system.states.len(),
+                                reduced_states,
                                 run: Some(Run {
                                     states,
                                     loop_start: depth,
@@ -366,6 +427,7 @@ pub fn accepting_run<Sys: System>(
         } else {
             let id = top.id;
             stack.pop();
+            on_stack[id as usize] = false;
             if roots.last().is_some_and(|r| r.0 == num[id as usize]) {
                 roots.pop();
                 arcs.pop();
@@ -383,6 +445,7 @@ pub fn accepting_run<Sys: System>(
         accepting: false,
         product_states: pstate.len(),
         system_states: system.states.len(),
+        reduced_states,
         run: None,
     })
 }

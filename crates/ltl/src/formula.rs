@@ -175,6 +175,13 @@ impl Ltl {
         }
     }
 
+    /// Is the formula stutter-insensitive (its truth on a word does not change when a letter
+    /// is repeated or a repetition removed)? Syntactically: free of `X` after the rewriting
+    /// (Lamport; the `X` the deadlock reading [`Deadlocks::Maximal`] adds count too).
+    pub fn is_stutter_insensitive(&self) -> bool {
+        self.is_next_free()
+    }
+
     /// The until subformulas (each one acceptance set of the automaton), in a fixed order.
     pub fn untils(&self, out: &mut Vec<Ltl>) {
         match self {

@@ -6,6 +6,8 @@
 //! - [`tgba`]: translation to a transition-based generalized Büchi automaton (tableau).
 //! - [`emptiness`]: on-the-fly emptiness of the product with a system (Couvreur's algorithm).
 //! - [`net`]: a Petri net as such a system.
+//! - [`por`]: partial-order reduction of the net's successors (stubborn sets), used when the
+//!   formula is stutter-insensitive ([`Ltl::is_stutter_insensitive`]).
 //! - [`lasso`]: the semantics on lasso words `u v^ω` (the oracle of the translation's tests).
 
 pub mod ctl;
@@ -13,6 +15,7 @@ pub mod emptiness;
 pub mod formula;
 pub mod lasso;
 pub mod net;
+pub mod por;
 pub mod tgba;
 
 pub use ctl::ctl_equivalent;
@@ -83,6 +86,11 @@ pub struct Verdict {
     pub automaton_states: usize,
     pub product_states: usize,
     pub markings: usize,
+    /// Was the state space reduced by partial-order reduction (asked for, and the formula is
+    /// stutter-insensitive)?
+    pub partial_order: bool,
+    /// Product states expanded with a reduced set of successors.
+    pub reduced_states: usize,
     /// When `A φ` fails: a run of the net that violates `φ`.
     pub counterexample: Option<Counterexample>,
 }
@@ -119,22 +127,57 @@ impl Counterexample {
     }
 }
 
+/// How the explicit product is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Partial-order reduction (stubborn sets, [`por`]) when the formula is
+    /// stutter-insensitive.
+    pub partial_order: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            partial_order: true,
+        }
+    }
+}
+
 /// Does `A φ` hold in the initial marking of `net`, paths that reach a deadlock read by
-/// `deadlocks`? Explicit on-the-fly product ([`emptiness::accepting_run`]).
+/// `deadlocks`? Explicit on-the-fly product ([`emptiness::accepting_run`]), reduced by
+/// partial-order reduction when the formula is stutter-insensitive.
 pub fn check_net(
     net: &PetriNet,
     phi: &PathFormula,
     deadlocks: Deadlocks,
     limits: Limits,
 ) -> Result<Verdict, LtlError> {
+    check_net_with(net, phi, deadlocks, limits, Options::default())
+}
+
+/// [`check_net`] with the search's [`Options`].
+pub fn check_net_with(
+    net: &PetriNet,
+    phi: &PathFormula,
+    deadlocks: Deadlocks,
+    limits: Limits,
+    options: Options,
+) -> Result<Verdict, LtlError> {
     let p = negated(phi, deadlocks)?;
     let mut sys = net::NetSystem::new(net, &p.atoms.formulas, deadlocks)?;
+    // `¬φ` is stutter-insensitive exactly when `φ` is
+    let partial_order = options.partial_order && p.formula.is_stutter_insensitive();
+    if partial_order {
+        sys = sys.with_partial_order();
+    }
     let o = emptiness::accepting_run(&mut sys, &p.automaton, limits)?;
     Ok(Verdict {
         holds: !o.accepting,
         automaton_states: p.automaton.states.len(),
         product_states: o.product_states,
         markings: o.system_states,
+        partial_order,
+        reduced_states: o.reduced_states,
         counterexample: o.run.as_ref().map(Counterexample::of_run),
     })
 }

@@ -7,6 +7,7 @@ use saturn_model::PetriNet;
 
 use crate::emptiness::System;
 use crate::formula::{Deadlocks, ALIVE};
+use crate::por::Stubborn;
 
 /// A formula the explicit product cannot evaluate on one marking.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -47,9 +48,13 @@ pub struct NetSystem<'a> {
     net: &'a PetriNet,
     atoms: &'a [StateFormula],
     deadlocks: Deadlocks,
-    /// Scratch markings (decoded state, successor).
+    /// The stubborn sets, when the formula is stutter-insensitive and reduction is asked for.
+    por: Option<Stubborn>,
+    /// Scratch markings (decoded state, successor), enabled and chosen transitions.
     m: Vec<u64>,
     n: Vec<u64>,
+    enabled: Vec<u32>,
+    chosen: Vec<u32>,
 }
 
 impl<'a> NetSystem<'a> {
@@ -64,9 +69,59 @@ impl<'a> NetSystem<'a> {
             net,
             atoms,
             deadlocks,
+            por: None,
             m: Vec::new(),
             n: Vec::new(),
+            enabled: Vec::new(),
+            chosen: Vec::new(),
         })
+    }
+
+    /// Reduce the successors by stubborn sets ([`crate::por`]): sound only for a
+    /// stutter-insensitive formula (over `atoms`), with the emptiness check's cycle proviso.
+    pub fn with_partial_order(mut self) -> Self {
+        self.por = Some(Stubborn::new(self.net, self.atoms));
+        self
+    }
+
+    /// The successors of `s` by the transitions `reduce` keeps of the enabled ones (all when
+    /// it returns `false`); whether some were left out.
+    fn successors_by(&mut self, s: &NetState, out: &mut Vec<NetState>, reduce: bool) -> bool {
+        let NetState::Marking(bytes) = s else {
+            out.push(NetState::End);
+            return false;
+        };
+        decode(bytes, &mut self.m);
+        self.enabled.clear();
+        self.enabled.extend(
+            (0..self.net.transitions.len() as u32)
+                .filter(|&t| self.net.enabled(t as usize, &self.m)),
+        );
+        self.chosen.clear();
+        let reduced = reduce
+            && self
+                .por
+                .as_mut()
+                .is_some_and(|p| p.reduce(&self.m, &self.enabled, &mut self.chosen));
+        let fire = if reduced { &self.chosen } else { &self.enabled };
+        for &t in fire {
+            let tr = &self.net.transitions[t as usize];
+            self.n.clone_from(&self.m);
+            for a in &tr.inputs {
+                self.n[a.place] -= a.weight;
+            }
+            for a in &tr.outputs {
+                self.n[a.place] += a.weight;
+            }
+            out.push(NetState::Marking(encode(&self.n)));
+        }
+        if out.is_empty() {
+            out.push(match self.deadlocks {
+                Deadlocks::Stutter => s.clone(),
+                Deadlocks::Maximal => NetState::End,
+            });
+        }
+        reduced
     }
 }
 
@@ -116,30 +171,11 @@ impl System for NetSystem<'_> {
     }
 
     fn successors(&mut self, s: &NetState, out: &mut Vec<NetState>) {
-        let NetState::Marking(bytes) = s else {
-            out.push(NetState::End);
-            return;
-        };
-        decode(bytes, &mut self.m);
-        for (t, tr) in self.net.transitions.iter().enumerate() {
-            if !self.net.enabled(t, &self.m) {
-                continue;
-            }
-            self.n.clone_from(&self.m);
-            for a in &tr.inputs {
-                self.n[a.place] -= a.weight;
-            }
-            for a in &tr.outputs {
-                self.n[a.place] += a.weight;
-            }
-            out.push(NetState::Marking(encode(&self.n)));
-        }
-        if out.is_empty() {
-            out.push(match self.deadlocks {
-                Deadlocks::Stutter => s.clone(),
-                Deadlocks::Maximal => NetState::End,
-            });
-        }
+        self.successors_by(s, out, false);
+    }
+
+    fn reduced_successors(&mut self, s: &NetState, out: &mut Vec<NetState>) -> bool {
+        self.successors_by(s, out, true)
     }
 
     fn values(&mut self, s: &NetState, atoms: &[u32], out: &mut [bool]) {

@@ -226,21 +226,39 @@ fn formula(places: usize, transitions: usize, temporal: bool) -> BoxedStrategy<S
 /// A random LTL path formula (`X`, `F`, `G`, `U` and boolean connectives, nested) over
 /// non-temporal state formulas of a net with `places` places and `transitions` transitions.
 pub fn ltl_formula(places: usize, transitions: usize) -> BoxedStrategy<saturn_logic::PathFormula> {
-    use saturn_logic::PathFormula as P;
     let leaf = formula(places, transitions, false)
-        .prop_map(P::State)
+        .prop_map(saturn_logic::PathFormula::State)
         .boxed();
-    leaf.prop_recursive(4, 16, 2, |inner| {
+    ltl_over(leaf, true)
+}
+
+/// A random LTL path formula over the leaves `leaf`: `F`, `G`, `U`, boolean connectives, and
+/// `X` when `next` (without it, a stutter-insensitive formula), nested.
+pub fn ltl_over(
+    leaf: BoxedStrategy<saturn_logic::PathFormula>,
+    next: bool,
+) -> BoxedStrategy<saturn_logic::PathFormula> {
+    use saturn_logic::PathFormula as P;
+    leaf.prop_recursive(4, 16, 2, move |inner| {
         let b = |f: P| Box::new(f);
-        prop_oneof![
-            inner.clone().prop_map(move |a| P::Not(b(a))),
-            inner.clone().prop_map(move |a| P::X(b(a))),
-            inner.clone().prop_map(move |a| P::F(b(a))),
-            inner.clone().prop_map(move |a| P::G(b(a))),
-            (inner.clone(), inner.clone()).prop_map(move |(x, y)| P::U(b(x), b(y))),
-            (inner.clone(), inner.clone()).prop_map(|(x, y)| P::And(vec![x, y])),
-            (inner.clone(), inner).prop_map(|(x, y)| P::Or(vec![x, y])),
-        ]
+        let mut ops = vec![
+            inner.clone().prop_map(move |a| P::Not(b(a))).boxed(),
+            inner.clone().prop_map(move |a| P::F(b(a))).boxed(),
+            inner.clone().prop_map(move |a| P::G(b(a))).boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(move |(x, y)| P::U(b(x), b(y)))
+                .boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(|(x, y)| P::And(vec![x, y]))
+                .boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(|(x, y)| P::Or(vec![x, y]))
+                .boxed(),
+        ];
+        if next {
+            ops.push(inner.prop_map(move |a| P::X(b(a))).boxed());
+        }
+        proptest::strategy::Union::new(ops)
     })
     .boxed()
 }
