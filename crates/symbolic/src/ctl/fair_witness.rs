@@ -315,6 +315,9 @@ impl Checker<'_> {
         let classes = self.set_patterns(within, sets);
         let ks = self.reach.state_set(k);
         self.pin(ks);
+        if !self.has_fair_cycle(within, sets, ks, k)? {
+            return Ok(None);
+        }
         let mut l0 = vec![NodeId::EMPTY; m];
         l0[top] = ks;
         let mut seen = l0.clone();
@@ -363,6 +366,37 @@ impl Checker<'_> {
             self.collect(&[]);
         }
         Ok(None)
+    }
+
+    /// Has `k` (the set `ks`) a cycle within `within` that meets every set of `sets`? By
+    /// saturation: the states `back` that reach `k` again in at least one step within
+    /// `within` hold `k`, and `k` reaches within `within` a state of each set among `back`
+    /// (a state of `k`'s SCC). A few saturations where the layers, from a knot without such a
+    /// cycle, would run breadth-first to exhaustion (most knots of an LTL product's stem).
+    fn has_fair_cycle(
+        &mut self,
+        within: NodeId,
+        sets: &[NodeId],
+        ks: NodeId,
+        k: &[u32],
+    ) -> Result<bool, CtlError> {
+        let p = self.pre(ks)?;
+        let p = self.and(p, within);
+        self.pin(p);
+        let back = self.eu_cons_sat(within, p)?;
+        self.pin(back);
+        if !self.member(back, k) {
+            return Ok(false);
+        }
+        for &f in sets {
+            let g = self.and(f, back);
+            self.pin(g);
+            let r = self.eu_cons_sat(within, g)?;
+            if !self.member(r, k) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The flags of `s`: bit `m` set iff `s` is in `sets[m]`.
