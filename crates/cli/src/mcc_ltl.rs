@@ -204,7 +204,7 @@ pub fn check(
                 }
                 Err(_) => format!("{} CANNOT_COMPUTE {}\n", job.id, job.text),
             });
-            if let Some(d) = v.as_ref().ok() {
+            if let Ok(d) = v.as_ref() {
                 if let (Some(c), true) = (&d.counterexample, a.witness) {
                     t.push_str(&counterexample_text(net, c, d.shortest));
                 }
