@@ -74,8 +74,10 @@ pub struct CheckArgs {
     /// Print a witness (an E-formula that holds) or a counterexample (an A-formula that fails)
     /// of each formula's outermost temporal operator: a shortest path for EF/EU/AG, one step for
     /// EX/AX, a shortest lasso for EG/AF/AU (see --witness-method; with --fair a shortest lasso
-    /// whose cycle meets every fairness set); each replayed on the net before it is printed. With --ltl: a run that violates a formula that fails (a lasso, or
-    /// a path to a deadlock).
+    /// whose cycle meets every fairness set); each replayed on the net before it is printed.
+    /// With --ltl: a shortest run that violates a formula that fails (a lasso, or a path to a
+    /// deadlock), from the symbolic product (docs/ltl.md); the explicit search's, not shortest,
+    /// with --ltl-method explicit or where the product cannot be built.
     #[arg(long)]
     pub witness: bool,
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,

@@ -23,7 +23,8 @@ use saturn_logic::PathFormula;
 use saturn_ltl::{ctl_equivalent, Counterexample, Deadlocks, Limits as LtlLimits, LtlError};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::ctl::{Deadlocks as CtlDeadlocks, FairMethod};
-use saturn_symbolic::ltl::{check_product, NetSpace, Placement};
+use saturn_symbolic::ltl::{check_product, NetSpace, Placement, ProductVerdict};
+use saturn_symbolic::ltl_lasso::NetLasso;
 use saturn_symbolic::statespace::StateSpace;
 use saturn_symbolic::{Limits, Method, Relations};
 
@@ -126,6 +127,8 @@ pub struct Decided {
     /// Did the explicit product use partial-order reduction?
     pub partial_order: bool,
     pub counterexample: Option<Counterexample>,
+    /// Is the counterexample a shortest one (from the symbolic product)?
+    pub shortest: bool,
 }
 
 impl Decided {
@@ -260,9 +263,9 @@ fn explicit_round(run: &Run, slots: &Slots, fraction: u32, bytes: usize) {
 /// The symbolic engines on every open formula: the state space generated once (within
 /// `1/fraction` of the time left), then each formula with an equal share of `1/fraction` of
 /// the time left.
-fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
+fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) -> Option<Symbolic> {
     if slots.open_from(0) == 0 {
-        return;
+        return None;
     }
     let gen_limits = Limits {
         deadline: share(run.limits.deadline, 1, fraction),
@@ -276,7 +279,7 @@ fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
                     slots.offer(n, Err(e.clone()));
                 }
             }
-            return;
+            return None;
         }
     };
     for n in 0..slots.phis.len() {
@@ -293,28 +296,36 @@ fn symbolic_round(run: &Run, slots: &Slots, fraction: u32) {
         let r = symbolic(run, &mut sym, phi, limits);
         slots.offer(n, r);
     }
+    Some(sym)
 }
 
 /// Decide every formula (`None`: not an LTL formula, left undecided with that reason).
 pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided, String>> {
     let slots = Slots::new(phis);
-    match run.method {
-        LtlMethodArg::Explicit => explicit_round(run, &slots, 1, run.max_bytes),
+    let sym = match run.method {
+        LtlMethodArg::Explicit => {
+            explicit_round(run, &slots, 1, run.max_bytes);
+            None
+        }
         LtlMethodArg::El | LtlMethodArg::Tc => symbolic_round(run, &slots, 1),
         LtlMethodArg::Auto => {
             // the race: the explicit search (small memory) on a thread of its own, the
             // symbolic engines here, each within half the time left; then the explicit
             // search with all that is left on the formulas neither decided
-            std::thread::scope(|sc| {
+            let sym = std::thread::scope(|sc| {
                 sc.spawn(|| explicit_round(run, &slots, 2, run.max_bytes.min(FIRST_BYTES)));
-                symbolic_round(run, &slots, 2);
+                symbolic_round(run, &slots, 2)
             });
             explicit_round(run, &slots, 1, run.max_bytes);
+            sym
         }
-    }
+    };
     let mut out = slots.into_results();
-    // a counterexample for each formula a symbolic engine found false
     if run.witness {
+        if run.method != LtlMethodArg::Explicit {
+            shortest_counterexamples(run, phis, &mut out, sym);
+        }
+        // the explicit search's counterexample where the symbolic product gave none
         for (n, d) in out.iter_mut().enumerate() {
             if let (Ok(d), Some(phi)) = (d, &phis[n]) {
                 if !d.holds && d.counterexample.is_none() {
@@ -340,6 +351,92 @@ pub fn decide_all(run: &Run, phis: &[Option<PathFormula>]) -> Vec<Result<Decided
     out
 }
 
+/// A shortest counterexample from the symbolic product (module `saturn_symbolic::ltl_lasso`)
+/// for each formula found false without one, within the time left; the net's state space
+/// generated if the race did not.
+fn shortest_counterexamples(
+    run: &Run,
+    phis: &[Option<PathFormula>],
+    out: &mut [Result<Decided, String>],
+    sym: Option<Symbolic>,
+) {
+    let wanted = |d: &Result<Decided, String>| d.as_ref().is_ok_and(|d| !d.holds && !d.shortest);
+    if !out.iter().any(wanted) {
+        return;
+    }
+    let mut sym = match sym.map_or_else(|| generate(run, run.limits), Ok) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("no shortest counterexample: {e}");
+            return;
+        }
+    };
+    for (n, d) in out.iter_mut().enumerate() {
+        let (Ok(d), Some(phi)) = (d, &phis[n]) else {
+            continue;
+        };
+        if d.holds || d.shortest {
+            continue;
+        }
+        match product_counterexample(run, &mut sym, phi, run.limits) {
+            Ok(c) => {
+                d.counterexample = Some(c);
+                d.shortest = true;
+            }
+            Err(e) => eprintln!("no shortest counterexample for formula {}: {e}", n + 1),
+        }
+    }
+}
+
+/// The shortest counterexample of `phi` from the symbolic product (an error when `phi` holds
+/// or the product gave none within `limits`).
+fn product_counterexample(
+    run: &Run,
+    sym: &mut Symbolic,
+    phi: &PathFormula,
+    limits: Limits,
+) -> Result<Counterexample, String> {
+    let fair = match run.method {
+        LtlMethodArg::Tc => FairMethod::Tc,
+        _ => FairMethod::EmersonLei,
+    };
+    let v = product(run, sym, phi, fair, limits, true)?;
+    let c = v
+        .verdict
+        .counterexample
+        .ok_or("the symbolic product found no counterexample")?
+        .map_err(|e| e.to_string())?;
+    if !c.shortest {
+        return Err("the lasso search did not finish".into());
+    }
+    Ok(net_counterexample(run.net, &sym.model, &c))
+}
+
+/// A counterexample of the product (states by the model's levels) as markings of the net.
+fn net_counterexample(net: &PetriNet, model: &Model, c: &NetLasso) -> Counterexample {
+    // `model.levels[k]` holds the place with that id
+    let place: Vec<usize> = model
+        .levels
+        .iter()
+        .map(|l| net.place_index(&l.name).unwrap_or(0))
+        .collect();
+    let markings = c
+        .states
+        .iter()
+        .map(|s| {
+            let mut m = vec![0u64; net.places.len()];
+            for (k, &p) in place.iter().enumerate() {
+                m[p] = u64::from(s[k]);
+            }
+            m
+        })
+        .collect();
+    Counterexample {
+        markings,
+        loop_start: c.loop_start,
+    }
+}
+
 /// The explicit on-the-fly product within `deadline` and `bytes`.
 fn explicit(
     run: &Run,
@@ -362,6 +459,7 @@ fn explicit(
             product_states: Some(v.product_states.to_string()),
             automaton_states: Some(v.automaton_states),
             counterexample: v.counterexample,
+            shortest: false,
         }),
         Err(LtlError::Stopped(s)) => Err(s.to_string()),
         Err(e) => Err(e.to_string()),
@@ -429,12 +527,49 @@ fn symbolic(
                 automaton_states: None,
                 partial_order: false,
                 counterexample: None,
+                shortest: false,
             });
         }
     }
+    let v = product(run, sym, phi, fair, limits, run.witness)?;
+    // a shortest counterexample when asked for and found in the limits (else the explicit
+    // search's, later)
+    let counterexample = v
+        .verdict
+        .counterexample
+        .and_then(Result::ok)
+        .filter(|c| c.shortest)
+        .map(|c| net_counterexample(run.net, &sym.model, &c));
+    Ok(Decided {
+        holds: v.verdict.holds,
+        engine: Engine::Product(fair),
+        markings,
+        product_states: Some(v.verdict.product_states.to_string()),
+        automaton_states: Some(v.automaton_states),
+        partial_order: false,
+        shortest: counterexample.is_some(),
+        counterexample,
+    })
+}
+
+/// The symbolic product's verdict on `phi`, and the size of the automaton.
+struct ProductRun {
+    verdict: ProductVerdict,
+    automaton_states: usize,
+}
+
+/// The symbolic product of the net's state space with the automaton of `¬phi`.
+fn product(
+    run: &Run,
+    sym: &mut Symbolic,
+    phi: &PathFormula,
+    fair: FairMethod,
+    limits: Limits,
+    witness: bool,
+) -> Result<ProductRun, String> {
     let p = saturn_ltl::negated(phi, run.deadlocks).map_err(|e| e.to_string())?;
     let atoms = crate::queries::atoms_for(&sym.model, run.net);
-    let v = check_product(
+    let verdict = check_product(
         NetSpace {
             dd: &mut sym.ss.dd,
             states: sym.ss.states,
@@ -447,15 +582,11 @@ fn symbolic(
         fair,
         run.level.placement(),
         limits,
+        witness,
     )
     .map_err(|e| e.to_string())?;
-    Ok(Decided {
-        holds: v.holds,
-        engine: Engine::Product(fair),
-        markings,
-        product_states: Some(v.product_states.to_string()),
-        automaton_states: Some(p.automaton.states.len()),
-        partial_order: false,
-        counterexample: None,
+    Ok(ProductRun {
+        verdict,
+        automaton_states: p.automaton.states.len(),
     })
 }

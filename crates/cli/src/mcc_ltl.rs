@@ -170,7 +170,7 @@ pub fn check(
                     "witness": d
                         .and_then(|v| v.counterexample.as_ref())
                         .filter(|_| a.witness)
-                        .map(|c| counterexample_json(net, c)),
+                        .map(|c| counterexample_json(net, c, d.is_some_and(|v| v.shortest))),
                 })
             })
             .collect();
@@ -211,9 +211,9 @@ pub fn check(
                 }
                 Err(_) => format!("{} CANNOT_COMPUTE {}\n", job.id, job.text),
             });
-            if let Some(c) = v.as_ref().ok().and_then(|v| v.counterexample.as_ref()) {
-                if a.witness {
-                    t.push_str(&counterexample_text(net, c));
+            if let Ok(d) = v.as_ref() {
+                if let (Some(c), true) = (&d.counterexample, a.witness) {
+                    t.push_str(&counterexample_text(net, c, d.shortest));
                 }
             }
         }
@@ -275,15 +275,19 @@ fn marking_text(net: &PetriNet, m: &[u64]) -> String {
 
 /// A counterexample as text, in the form of `check --witness` for CTL: the initial marking,
 /// one line per step (the transition and the marking reached), and where a lasso loops back
-/// (or that the path ends in a deadlock).
-fn counterexample_text(net: &PetriNet, c: &Counterexample) -> String {
+/// (or that the path ends in a deadlock); `shortest` says whether it is a shortest one.
+fn counterexample_text(net: &PetriNet, c: &Counterexample, shortest: bool) -> String {
     let steps = counterexample_steps(net, c);
     let kind = if c.loop_start.is_some() {
         "lasso"
     } else {
         "path to a deadlock"
     };
-    let mut t = format!("  counterexample ({kind}, {} steps)\n", steps.len() - 1);
+    let mut t = format!(
+        "  counterexample ({kind}, {} steps, {})\n",
+        steps.len() - 1,
+        if shortest { "shortest" } else { "not shortest" }
+    );
     for (i, (tr, m)) in steps.iter().enumerate() {
         t.push_str(&format!(
             "    {i}: {} -> {}\n",
@@ -298,9 +302,10 @@ fn counterexample_text(net: &PetriNet, c: &Counterexample) -> String {
     t
 }
 
-/// A counterexample as JSON: `kind` (`lasso` or `path`), `loop_start`, `steps` as for CTL
-/// witnesses (`transition`, `marking`).
-fn counterexample_json(net: &PetriNet, c: &Counterexample) -> serde_json::Value {
+/// A counterexample as JSON: `kind` (`lasso` or `path`), `loop_start`, `shortest` (a
+/// counterexample of least length, from the symbolic product), `steps` as for CTL witnesses
+/// (`transition`, `marking`).
+fn counterexample_json(net: &PetriNet, c: &Counterexample, shortest: bool) -> serde_json::Value {
     let steps: Vec<_> = counterexample_steps(net, c)
         .into_iter()
         .map(|(tr, m)| {
@@ -316,6 +321,7 @@ fn counterexample_json(net: &PetriNet, c: &Counterexample) -> serde_json::Value 
     serde_json::json!({
         "kind": if c.loop_start.is_some() { "lasso" } else { "path" },
         "loop_start": c.loop_start,
+        "shortest": shortest,
         "steps": steps,
     })
 }

@@ -7,6 +7,7 @@ use predicates::prelude::*;
 use saturn_logic::{parse_query, resolve, ResolvedQuery};
 use saturn_reference::explore_petri;
 use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
+use saturn_reference::ltl_lasso::shortest_counterexample;
 
 fn saturn() -> Command {
     Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
@@ -25,6 +26,31 @@ const FORMULAS: [&str; 8] = [
 
 /// The reference's verdict of `A φ` on `family:n`.
 fn reference(family: &str, n: u32, src: &str, maximal: bool) -> bool {
+    reference_with(family, n, src, maximal, |net, space, p, rdl| {
+        !accepting_run(net, space, &p.automaton, &p.atoms.formulas, rdl).unwrap()
+    })
+}
+
+/// The reference's least length of a counterexample of `A φ` on `family:n` (`None`: it holds).
+fn reference_shortest(family: &str, n: u32, src: &str, maximal: bool) -> Option<usize> {
+    reference_with(family, n, src, maximal, |net, space, p, rdl| {
+        shortest_counterexample(net, space, &p.automaton, &p.atoms.formulas, rdl).unwrap()
+    })
+}
+
+/// `f` of the net, its reachability graph, the automaton of `¬φ` and the deadlock reading.
+fn reference_with<T>(
+    family: &str,
+    n: u32,
+    src: &str,
+    maximal: bool,
+    run: impl Fn(
+        &saturn_model::PetriNet,
+        &saturn_reference::ExplicitStateSpace<Vec<u64>>,
+        &saturn_ltl::NegatedProperty,
+        LtlDeadlocks,
+    ) -> T,
+) -> T {
     let net = saturn_model::families::generate(family, n).unwrap();
     let space = explore_petri(&net, 100_000).unwrap();
     let names = saturn_logic::NameTable::new(
@@ -42,7 +68,7 @@ fn reference(family: &str, n: u32, src: &str, maximal: bool) -> bool {
         (saturn_ltl::Deadlocks::Stutter, LtlDeadlocks::Stutter)
     };
     let p = saturn_ltl::negated(&phi, dl).unwrap();
-    !accepting_run(&net, &space, &p.automaton, &p.atoms.formulas, rdl).unwrap()
+    run(&net, &space, &p, rdl)
 }
 
 /// `saturn check philosophers:3` with every formula of [`FORMULAS`] and `extra` flags.
@@ -196,9 +222,18 @@ fn partial_order_flag() {
 /// its initial marking (each step's transition enabled and giving the next marking, a
 /// `(deadlock loop)` only at a deadlock under the stuttering reading), closes its lasso with a
 /// step, or, as a path, ends in a deadlock under the maximal reading; a TRUE verdict has none.
-/// (The library's test checks on random nets that the run also violates the formula.)
+/// With the default method it is a shortest one (`shortest: true`, as many steps as the
+/// reference's least counterexample, `saturn_reference::ltl_lasso`); with `--ltl-method
+/// explicit` the depth-first search's (`shortest: false`). (The library's test checks on random
+/// nets that the run also violates the formula.)
 #[test]
 fn counterexamples_replay_on_the_net() {
+    for method in ["auto", "explicit"] {
+        counterexamples_replay(method);
+    }
+}
+
+fn counterexamples_replay(method: &str) {
     let net = saturn_model::families::generate("philosophers", 3).unwrap();
     let tr = |id: &str| net.transitions.iter().position(|t| t.id == id);
     let marking = |m: &serde_json::Value| -> Vec<u64> {
@@ -212,7 +247,7 @@ fn counterexamples_replay_on_the_net() {
     let dead = |m: &[u64]| (0..net.transitions.len()).all(|t| !net.enabled(t, m));
     let mut checked = 0;
     for maximal in [false, true] {
-        let out = check_all(&["--witness", "--json"], maximal);
+        let out = check_all(&["--witness", "--json", "--ltl-method", method], maximal);
         assert!(out.status.success(), "{out:?}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         for (f, r) in FORMULAS.iter().zip(v["formulas"].as_array().unwrap()) {
@@ -225,6 +260,13 @@ fn counterexamples_replay_on_the_net() {
                 .as_array()
                 .unwrap_or_else(|| panic!("{f}: no witness"));
             let ms: Vec<Vec<u64>> = steps.iter().map(|s| marking(&s["marking"])).collect();
+            if method == "auto" {
+                assert_eq!(w["shortest"], true, "{f}");
+                let least = reference_shortest("philosophers", 3, f, maximal);
+                assert_eq!(Some(steps.len() - 1), least, "{f} maximal={maximal}");
+            } else {
+                assert_eq!(w["shortest"], false, "{f}");
+            }
             assert_eq!(ms[0], net.initial_marking(), "{f}");
             for (i, s) in steps.iter().enumerate().skip(1) {
                 let (a, b) = (&ms[i - 1], &ms[i]);

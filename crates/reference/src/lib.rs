@@ -9,6 +9,7 @@ pub mod farkas;
 pub mod general;
 pub mod lasso;
 pub mod ltl;
+pub mod ltl_lasso;
 pub mod mcc;
 pub mod properties;
 pub mod scc;

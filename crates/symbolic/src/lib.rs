@@ -12,6 +12,7 @@ pub mod ctl;
 pub mod encode;
 mod limits;
 pub mod ltl;
+pub mod ltl_lasso;
 pub mod metrics;
 pub mod reach;
 pub mod scc;

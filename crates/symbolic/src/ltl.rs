@@ -39,6 +39,7 @@ use saturn_model::{Event, Level, LocalFn, Model};
 
 use crate::atoms::Atoms;
 use crate::ctl::{Checker, CtlError, Deadlocks as CtlDeadlocks, FairMethod};
+use crate::ltl_lasso::{project, NetLasso, Projection};
 use crate::{Direction, Limits, Reach};
 
 /// The most product events built (net events × pairs of consecutive automaton edges).
@@ -81,6 +82,9 @@ pub struct ProductVerdict {
     pub events: usize,
     /// The automaton's edges (the local states of the extra level, less one).
     pub edges: usize,
+    /// When asked for and `A φ` fails: a shortest counterexample (module [`crate::ltl_lasso`]),
+    /// or why none was found (the verdict stands).
+    pub counterexample: Option<Result<NetLasso, ProductError>>,
 }
 
 /// The net side of the product: a generated state space.
@@ -119,6 +123,8 @@ fn flat_edges(a: &Tgba) -> Vec<FlatEdge> {
 }
 
 /// Does `A φ` hold, `aut` being the automaton of `¬φ` over the state formulas `atoms_f`?
+/// With `witness`, a shortest counterexample too when it fails.
+#[allow(clippy::too_many_arguments)]
 pub fn check_product(
     net: NetSpace<'_>,
     atoms_f: &[StateFormula],
@@ -127,6 +133,7 @@ pub fn check_product(
     method: FairMethod,
     placement: Placement,
     limits: Limits,
+    witness: bool,
 ) -> Result<ProductVerdict, ProductError> {
     let edges = flat_edges(aut);
     let mut from_state: Vec<Vec<u32>> = vec![Vec::new(); aut.edges.len()];
@@ -220,6 +227,8 @@ pub fn check_product(
     let mut pdd = Dd::new(k + 2);
     let mut build = Build::new(placement, k, &*src, &mut pdd.sets, edges.len());
     let all: Vec<u32> = (1..=edges.len() as u32).collect();
+    // the product states proper after the first letter: the knots of a counterexample's cycle
+    let read = build.set(&[(all.clone(), 0, rch)]);
     let mut v_parts = vec![(vec![0u32], 0, rch), (all, 1, rch)];
     {
         let mut by_label: FxHashMap<&[(u32, bool)], Vec<u32>> = FxHashMap::default();
@@ -254,6 +263,8 @@ pub fn check_product(
     with_zero.extend(1..=edges.len() as u32);
     let phase0 = build.set(&[(with_zero, 0, rch)]);
     drop(build);
+    let _read_pin0 = pdd.pin(read);
+    let _dead_pin0 = pdd.pin(dead_accepting);
     let model = product_model(net.model, &edges, &from_state, placement);
     let _v_pin = pdd.pin(v);
     let mut reach = Reach::new(&mut pdd, &model, Direction::Forward, None);
@@ -270,14 +281,19 @@ pub fn check_product(
     let proper = dd.sets.intersect(prch, phase0);
     let product_states = dd.sets.cardinality(proper);
     let edges_n = edges.len();
-    if !dead_accepting.is_empty() {
+    let dead_found = !dead_accepting.is_empty();
+    if dead_found && !witness {
         return Ok(ProductVerdict {
             holds: false,
             product_states,
             events: model.events.len(),
             edges: edges_n,
+            counterexample: None,
         });
     }
+    let read = dd.sets.intersect(read, prch);
+    let _read_pin = dd.pin(read);
+    let _dead_pin = dd.pin(dead_accepting);
     let _acc_pins: Vec<_> = acc_sets.iter().map(|&a| dd.pin(a)).collect();
     let shift = 2 * usize::from(placement == Placement::Bottom);
     let mut level_of_place = vec![0usize; k];
@@ -290,11 +306,32 @@ pub fn check_product(
     checker.set_fair_method(method);
     checker.set_fairness_sets(acc_sets);
     let fair = checker.sat(&StateFormula::EG(Box::new(StateFormula::Const(true))))?;
+    let holds = fair.is_empty() && !dead_found;
+    let counterexample = (witness && !holds).then(|| {
+        // a deadlock's end counts for its stutter step (two product steps) under the
+        // stuttering reading, for nothing more under the maximal one
+        let end_cost = 2 * usize::from(deadlocks == Deadlocks::Stutter);
+        let w = checker.product_lasso(fair, read, dead_accepting, end_cost)?;
+        let w = w.ok_or_else(|| {
+            CtlError::Witness("no accepting run where the product has one".into())
+        })?;
+        let lay = Layout::new(placement, k);
+        let proj = Projection {
+            aut: lay.aut,
+            phase: lay.phase,
+            shift: lay.shift,
+            levels: k,
+            stutter: deadlocks == Deadlocks::Stutter,
+            first_net_event: from_state[0].len(),
+        };
+        Ok(project(&w, &proj))
+    });
     Ok(ProductVerdict {
-        holds: fair.is_empty(),
+        holds,
         product_states,
         events: model.events.len(),
         edges: edges_n,
+        counterexample,
     })
 }
 

@@ -65,6 +65,7 @@ proptest! {
                 method,
                 placement,
                 Limits::none(),
+                false,
             )
             .unwrap();
             prop_assert_eq!(v.holds, !counterexample, "{:?} {:?} {:?} {:?}", dl, method, placement, phi);

@@ -199,6 +199,8 @@ impl Checker<'_> {
                     within: q,
                     sets: [sets.clone(), sets],
                     maximal_ends,
+                    knots: None,
+                    ends: None,
                 };
                 match self.lasso_search(&goal)? {
                     Some(w) => {
@@ -236,6 +238,8 @@ impl Checker<'_> {
             within: c,
             sets: [sets0, fair],
             maximal_ends,
+            knots: None,
+            ends: None,
         };
         let Some(w) = self.lasso_search(&goal)? else {
             let e = "no lasso of F(r & G s) where EF(r & EG s) holds";

@@ -48,6 +48,11 @@ pub(super) struct LassoGoal {
     /// Does a deadlock of `within` reached in phase 1 and in every set of that phase end a
     /// witness (a maximal path, under [`Deadlocks::Maximal`] without fairness)?
     pub maximal_ends: bool,
+    /// The states where a cycle may be tried (`None`: every state of `within`).
+    pub knots: Option<NodeId>,
+    /// States that end a witness without a cycle, and the steps such an end counts for after
+    /// the stem (the LTL product's accepting deadlocks: [`Checker::product_lasso`]).
+    pub ends: Option<(NodeId, usize)>,
 }
 
 /// A state of the stem search: the state and its phase.
@@ -74,10 +79,38 @@ impl Checker<'_> {
             within: q,
             sets: [fair.clone(), fair],
             maximal_ends: false,
+            knots: None,
+            ends: None,
         };
         self.lasso_search(&goal)?
             .ok_or_else(|| CtlError::Witness("no fair lasso where one was proved".into()))
             .map(Some)
+    }
+
+    /// A shortest accepting run of an LTL product (module `ltl`): a stem from the initial state
+    /// through the reachable states, then either a cycle through a knot of `knots` within `q`
+    /// (the states with a fair path) meeting every fairness set, or an end at a state of
+    /// `ends` counting for `end_cost` steps more than its stem (the product's accepting
+    /// deadlocks); the least total over both. `None` when there is neither.
+    pub(crate) fn product_lasso(
+        &mut self,
+        q: NodeId,
+        knots: NodeId,
+        ends: NodeId,
+        end_cost: usize,
+    ) -> Result<Option<Witness>, CtlError> {
+        let fair = self.fair.clone();
+        let goal = LassoGoal {
+            start_in_phase1: false,
+            free: self.rch,
+            switch: NodeId::EMPTY,
+            within: q,
+            sets: [fair.clone(), fair],
+            maximal_ends: false,
+            knots: Some(knots),
+            ends: Some((ends, end_cost)),
+        };
+        self.lasso_search(&goal)
     }
 
     /// The least lasso of `goal` (the first one found with [`WitnessMethod::Bfs`]), if any.
@@ -85,6 +118,9 @@ impl Checker<'_> {
         let mark = self.pins.len();
         for n in [goal.free, goal.switch, goal.within] {
             self.pin(n);
+        }
+        for n in goal.knots.iter().chain(goal.ends.iter().map(|e| &e.0)) {
+            self.pin(*n);
         }
         let r = self.lasso_layers(goal);
         self.pins.truncate(mark);
@@ -104,8 +140,10 @@ impl Checker<'_> {
     /// distance is below the best lasso's length.
     fn lasso_layers(&mut self, goal: &LassoGoal) -> Result<Option<Witness>, CtlError> {
         let first = self.witness_method == WitnessMethod::Bfs;
-        let mut best: Option<Witness> = None;
-        let bound = |b: &Option<Witness>| b.as_ref().map_or(usize::MAX, Witness::len);
+        // the best witness and the steps it counts for (an end of `goal.ends` counts for more
+        // than its stem)
+        let mut best: Option<(Witness, usize)> = None;
+        let bound = |b: &Option<(Witness, usize)>| b.as_ref().map_or(usize::MAX, |b| b.1);
         let mut parent: FxHashMap<Node, Parent> = FxHashMap::default();
         let mut layer = Vec::new();
         let s0 = self.initial.clone();
@@ -123,6 +161,15 @@ impl Checker<'_> {
                 self.limits.check()?;
                 let (k, phase) = &node;
                 let sets = goal.sets[usize::from(*phase)].clone();
+                if let Some((ends, cost)) = goal.ends {
+                    if self.member(ends, k) && i + cost < bound(&best) {
+                        best = Some((stem_of(&parent, &node), i + cost));
+                        if first {
+                            return Ok(best.map(|b| b.0));
+                        }
+                        continue;
+                    }
+                }
                 let succ = self.successors(k);
                 if succ.is_empty() {
                     // a deadlock: its own loop, or the end of a maximal path
@@ -149,14 +196,15 @@ impl Checker<'_> {
                             w.states.push(k.clone());
                             w.loop_start = Some(i);
                         }
-                        best = Some(w);
+                        best = Some((w, t));
                         if first {
-                            return Ok(best);
+                            return Ok(best.map(|b| b.0));
                         }
                     }
                     continue;
                 }
-                if self.member(goal.within, k) && i + 1 < bound(&best) {
+                let knot = goal.knots.unwrap_or(goal.within);
+                if self.member(knot, k) && self.member(goal.within, k) && i + 1 < bound(&best) {
                     let max = bound(&best).saturating_sub(i + 1);
                     if let Some(cycle) = self.shortest_fair_cycle(goal.within, &sets, k, max)? {
                         let mut w = stem_of(&parent, &node);
@@ -164,9 +212,10 @@ impl Checker<'_> {
                         w.events.extend(cycle.events);
                         w.states.extend(cycle.states.into_iter().skip(1));
                         w.loop_start = Some(l);
-                        best = Some(w);
+                        let t = w.len();
+                        best = Some((w, t));
                         if first {
-                            return Ok(best);
+                            return Ok(best.map(|b| b.0));
                         }
                     }
                 }
@@ -187,7 +236,7 @@ impl Checker<'_> {
             layer = next;
             i += 1;
         }
-        Ok(best)
+        Ok(best.map(|b| b.0))
     }
 
     /// Put `node` (reached by `from`) into `layer` if it is new, and, in phase 0 at a state of
@@ -266,6 +315,9 @@ impl Checker<'_> {
         let classes = self.set_patterns(within, sets);
         let ks = self.reach.state_set(k);
         self.pin(ks);
+        if !self.has_fair_cycle(within, sets, ks, k)? {
+            return Ok(None);
+        }
         let mut l0 = vec![NodeId::EMPTY; m];
         l0[top] = ks;
         let mut seen = l0.clone();
@@ -314,6 +366,37 @@ impl Checker<'_> {
             self.collect(&[]);
         }
         Ok(None)
+    }
+
+    /// Has `k` (the set `ks`) a cycle within `within` that meets every set of `sets`? By
+    /// saturation: the states `back` that reach `k` again in at least one step within
+    /// `within` hold `k`, and `k` reaches within `within` a state of each set among `back`
+    /// (a state of `k`'s SCC). A few saturations where the layers, from a knot without such a
+    /// cycle, would run breadth-first to exhaustion (most knots of an LTL product's stem).
+    fn has_fair_cycle(
+        &mut self,
+        within: NodeId,
+        sets: &[NodeId],
+        ks: NodeId,
+        k: &[u32],
+    ) -> Result<bool, CtlError> {
+        let p = self.pre(ks)?;
+        let p = self.and(p, within);
+        self.pin(p);
+        let back = self.eu_cons_sat(within, p)?;
+        self.pin(back);
+        if !self.member(back, k) {
+            return Ok(false);
+        }
+        for &f in sets {
+            let g = self.and(f, back);
+            self.pin(g);
+            let r = self.eu_cons_sat(within, g)?;
+            if !self.member(r, k) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The flags of `s`: bit `m` set iff `s` is in `sets[m]`.
