@@ -76,7 +76,7 @@ pub enum CtlError {
     #[error("{0}")]
     Atom(#[from] AtomError),
     /// `A`/`E` over a path formula that is not one CTL operator (LTL, CTL*).
-    #[error("not a CTL formula: a path quantifier over a path formula that is not one CTL operator (LTL and CTL* are not supported)")]
+    #[error("not a CTL formula: a path quantifier over a path formula that is not one CTL operator; `A φ` for an LTL φ is `--ltl 'φ'`, `E φ` is its negation (`--ltl '!φ'` fails exactly when `E φ` holds), `E G F`-style fairness is `--fair`; CTL* nesting is not supported")]
     NotCtl,
     /// A witness failed its replay on the model (a bug).
     #[error("internal error: {0}")]
