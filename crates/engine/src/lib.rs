@@ -27,6 +27,7 @@
 //! stay public for the callers that need one of them on its own.
 
 pub mod formulas;
+pub mod ltl;
 pub mod memory;
 pub mod polytope;
 pub mod race;
