@@ -21,7 +21,9 @@
 //! the polytope and the scaling give figures only, so they do not race there. The contest's
 //! formula examinations and global properties have their own entry point, [`formulas::check`]:
 //! the early search, [`reachable`] and the checker, raced against an explicit search that
-//! evaluates the questions it can decide on each marking.
+//! evaluates the questions it can decide on each marking. LTL formulas have theirs,
+//! [`ltl::decide_all`]: the explicit on-the-fly product raced against the CTL checker and the
+//! symbolic product on [`reachable`]'s state space.
 //!
 //! Nothing here prints: progress goes through the caller's [`Progress`] callback. The parts
 //! stay public for the callers that need one of them on its own.
