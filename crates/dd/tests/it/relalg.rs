@@ -3,9 +3,7 @@
 //! `make_node` from its explicit pairs (or bitmask), and compared by node id: equal relations
 //! must be the same node (canonicity), not merely enumerate the same pairs.
 
-mod common;
-
-use common::{build_local, expand_local, Local, Pairs, Universe};
+use crate::common::{build_local, expand_local, Local, Pairs, Universe};
 use proptest::prelude::*;
 use saturn_dd::{image, preimage, Dd, Edge, Forest, NodeId, Reduction, RelAlg, Side};
 

@@ -1,11 +1,9 @@
 //! The shared context: pins survive collections, every cache is purged by the one rule, and
 //! the relation forest is collected too (a rebuilt relation frees the old one).
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{Rng, Universe};
+use crate::common::{Rng, Universe};
 use saturn_dd::{image, Cache, Dd, Forest, Live, NodeId, Purge};
 
 /// The context of a universe, its domains declared in both forests.

@@ -1,8 +1,6 @@
 //! Big exact counts, deep diagrams, DOT export and regressions.
 
-mod common;
-
-use common::Universe;
+use crate::common::Universe;
 use saturn_dd::{image, preimage, Edge, Forest, NodeId, Reduction};
 
 /// The quasi-reduced MDD of the full product of `levels` levels with domain `dom`.

@@ -2,11 +2,9 @@
 //! against bit arithmetic, canonicity by comparing node ids of independently built diagrams.
 //! Relations are checked against explicit lists of (from, to) pairs.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::{build_local, expand_local, Local, Pairs, Rng, Universe};
+use crate::common::{build_local, expand_local, Local, Pairs, Rng, Universe};
 use saturn_dd::{image, preimage, Forest, NodeId, Reduction};
 
 const SET_REDUCTIONS: [Reduction; 2] = [Reduction::Quasi, Reduction::Fully];

@@ -3,9 +3,7 @@
 //! compared with the map computed pointwise, and compared as a handle with the diagram built
 //! directly from that map (canonicity: two equal functions are one node).
 
-mod common;
-
-use common::Universe;
+use crate::common::Universe;
 use proptest::prelude::*;
 use saturn_dd::ev::{Ev, EvPlusForest, EvStarForest, Overflow, Restrict, INF};
 use saturn_dd::{Edge, Forest, NodeId, Reduction};

@@ -1,11 +1,9 @@
 //! Property tests: random sets and relations over random small domains, checked against
 //! `BTreeSet` oracles.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::Universe;
+use crate::common::Universe;
 use proptest::prelude::*;
 use saturn_dd::{image, preimage, Forest, NodeId, Reduction};
 
