@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-mod ctl_support;
+use crate::ctl_support;
 
 use proptest::prelude::*;
 use saturn_dd::{Dd, NodeId};

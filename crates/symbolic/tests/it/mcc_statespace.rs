@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 
 use saturn_symbolic::{statespace, Limits, Method};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 fn oracle(dir: &std::path::Path) -> Option<[String; 4]> {
     let text = std::fs::read_to_string(dir.join("oracle.txt")).ok()?;

@@ -16,7 +16,7 @@
 //! names, its formula holds there when it is an E-formula and fails there when it is an
 //! A-formula (the explicit checker), and nesting goes no deeper than the depth.
 
-mod ctl_support;
+use crate::ctl_support;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
@@ -25,7 +25,7 @@ use saturn_reference::explore_petri;
 use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard};
 use saturn_symbolic::ctl::{Deadlocks, Explained, Shows};
 
-use ctl_support::replay;
+use crate::ctl_support::replay;
 
 fn b(f: &F) -> Box<F> {
     Box::new(f.clone())

@@ -8,7 +8,7 @@ use saturn_dd::Dd;
 use saturn_ltl::{ctl_equivalent, negated, Deadlocks};
 use saturn_symbolic::ctl::Deadlocks as CtlDeadlocks;
 
-mod ctl_support;
+use crate::ctl_support;
 use saturn_reference::explore::explore_petri;
 use saturn_reference::ltl::{accepting_run, LtlDeadlocks};
 use saturn_reference::strategies::{discard, ltl_formula, random_net};

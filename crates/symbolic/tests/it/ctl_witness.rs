@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-mod ctl_support;
+use crate::ctl_support;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
@@ -20,8 +20,7 @@ use saturn_reference::strategies::{config, ctl_formula, discard, random_net};
 use saturn_reference::{explore_petri, CtlChecker};
 use saturn_symbolic::ctl::{Deadlocks, EuMethod, Witness, WitnessMethod};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// The contest instances checked: those of at most this many reachable markings.
 const MCC_MAX_STATES: usize = 3_000;
@@ -34,7 +33,7 @@ const TCD_MAX_STATES: usize = 200;
 /// The places of each contest net whose `EG` witnesses are checked (spread over the net).
 const MCC_PLACES: usize = 6;
 
-use ctl_support::replay;
+use crate::ctl_support::replay;
 
 fn reference_mode(d: Deadlocks) -> saturn_reference::Deadlocks {
     match d {

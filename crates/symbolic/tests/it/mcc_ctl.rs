@@ -19,8 +19,7 @@ use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks, EgMethod, EuMethod, GLOBAL_PROPERTIES};
 use saturn_symbolic::{statespace, Direction, Limits, Method, Reach};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// The largest instance (in reachable states) checked when `SATURN_MCC_MAX_STATES` is unset.
 const DEFAULT_MAX_STATES: u64 = 20_000;

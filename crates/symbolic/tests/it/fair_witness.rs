@@ -9,7 +9,7 @@
 //! the sets, breadth-first). With `WitnessMethod::Bfs` (the first knot found) the lasso is valid,
 //! says it is not shortest, and is no shorter.
 
-mod ctl_support;
+use crate::ctl_support;
 
 use proptest::prelude::*;
 use saturn_dd::Dd;
@@ -18,7 +18,7 @@ use saturn_reference::explore_petri;
 use saturn_reference::strategies::{boolean_formula, config, ctl_formula, discard};
 use saturn_symbolic::ctl::{Deadlocks, FairMethod, WitnessMethod};
 
-use ctl_support::replay;
+use crate::ctl_support::replay;
 
 proptest! {
     #![proptest_config(config(150))]

@@ -19,8 +19,7 @@ use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::scc::{fair_of_model, scc_of_model, SccMethod, SccOptions, Streett};
 use saturn_symbolic::Limits;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 type States = BTreeSet<usize>;
 
