@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use saturn_pnml::read_pnml_file;
 use saturn_reference::explore_petri;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 const MAX_STATES: u64 = 200_000;
 
