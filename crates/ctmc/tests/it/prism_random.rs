@@ -9,9 +9,7 @@
 
 use std::collections::BTreeMap;
 
-mod common;
-
-use common::{closure, gauss};
+use crate::common::{closure, gauss};
 use proptest::prelude::*;
 
 use saturn_ctmc::props::{Answer, Checker, Csl, Rel, RewardPath, RewardStructure};

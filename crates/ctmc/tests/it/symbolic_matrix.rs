@@ -3,14 +3,12 @@
 //! linear algebra: random small general models under random variable orders, and small PRISM
 //! programs parsed with saturn-prism.
 
-mod symbolic_support;
-
+use crate::symbolic_support::*;
 use proptest::prelude::*;
 use saturn_ctmc::{Sweep, SymbolicCtmc};
 use saturn_model::expr::{BinOp, Expr, Func, Real};
 use saturn_model::{GenEvent, GeneralModel, Init, Var};
 use saturn_symbolic::Limits;
-use symbolic_support::*;
 
 /// A tiny deterministic generator.
 struct Rng(u64);

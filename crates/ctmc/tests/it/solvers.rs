@@ -6,9 +6,7 @@
 
 #![allow(clippy::needless_range_loop)] // dense linear algebra reads best with indices
 
-mod common;
-
-use common::{closure, gauss};
+use crate::common::{closure, gauss};
 use proptest::prelude::*;
 
 use saturn_ctmc::graph::{bottom_sccs, prob0, prob1};

@@ -12,9 +12,7 @@
 
 use std::collections::BTreeMap;
 
-mod common;
-
-use common::{closure, gauss};
+use crate::common::{closure, gauss};
 use proptest::prelude::*;
 
 use saturn_ctmc::props::dtmc::{self, Rows};

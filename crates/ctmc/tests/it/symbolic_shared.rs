@@ -4,8 +4,7 @@
 //! `SMALL_LIMIT` states; and `x R` and one Gauss-Seidel sweep of the plain traversal against
 //! the cached one on each. Skipped with a notice when the folder is absent.
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 use std::collections::HashMap;
 use std::path::Path;

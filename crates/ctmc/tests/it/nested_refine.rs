@@ -10,9 +10,7 @@
 
 use std::collections::BTreeMap;
 
-mod common;
-
-use common::{explicit_states, gauss};
+use crate::common::{explicit_states, gauss};
 use saturn_ctmc::props::{Answer, Checker, Csl, RefineOrder, Rel, Stats};
 use saturn_ctmc::solve::Options;
 use saturn_ctmc::sparse::SparseCtmc;
