@@ -6,12 +6,9 @@ use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_pnml::reader::read_pnml_str;
 use saturn_pnml::writer::write_pnml;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
-#[path = "support/mutate.rs"]
-mod mutate;
-use mutate::mutate;
+use crate::mutate::mutate;
 
 #[test]
 fn families_round_trip() {

@@ -5,18 +5,15 @@
 //! with equal nets and refuse the same documents with the same error, malformed-XML messages
 //! and positions aside (both must then report malformed XML).
 
-mod dom;
+use crate::dom;
 
 use proptest::prelude::*;
 use saturn_model::PetriNet;
 use saturn_pnml::PnmlError;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
-#[path = "support/mutate.rs"]
-mod mutate;
-use mutate::mutate;
+use crate::mutate::mutate;
 
 /// Compare the two readers on `bytes` (with the bound `max`); a description of any difference.
 fn disagreement(bytes: &[u8], max: u64) -> Option<String> {

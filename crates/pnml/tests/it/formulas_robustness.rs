@@ -5,8 +5,7 @@ use proptest::prelude::*;
 use saturn_model::{PetriNet, Place, Transition};
 use saturn_pnml::formulas::{parse_formulas_str, read_formulas_str};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 const SAMPLE: &str = r#"<?xml version="1.0"?>
 <property-set xmlns="http://mcc.lip6.fr/">

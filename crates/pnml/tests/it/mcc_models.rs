@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use saturn_pnml::read_pnml_file;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 fn mcc_dir() -> Option<PathBuf> {
     shared::existing(shared::benchmarks("mcc"), "skipping the MCC model tests")

@@ -8,8 +8,7 @@ use saturn_logic::{parse_query, CmpOp, Query};
 use saturn_model::{PetriNet, Place, Transition};
 use saturn_pnml::formulas::*;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 fn net() -> PetriNet {
     let place = |id: &str| Place {
