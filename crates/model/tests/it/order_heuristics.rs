@@ -10,8 +10,7 @@ use saturn_model::order::{
 };
 use saturn_model::{Arc, PetriNet, Place, Transition};
 
-mod common;
-use common::{is_permutation, random_net};
+use crate::common::{is_permutation, random_net};
 
 /// The gradient heuristics computed from their definition: every round, every unchosen
 /// place's weight from scratch (quadratic; the reference for the incremental version).

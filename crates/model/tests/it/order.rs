@@ -5,8 +5,7 @@ use saturn_model::families::generate;
 use saturn_model::order::{by_name, file_order, force, sloan, total_span, ORDER_NAMES};
 use saturn_model::PetriNet;
 
-mod common;
-use common::{is_permutation, random_net};
+use crate::common::{is_permutation, random_net};
 
 #[test]
 fn force_on_the_families() {
