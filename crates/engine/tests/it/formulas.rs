@@ -15,8 +15,7 @@ use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::{Model, PetriNet};
 use saturn_symbolic::ctl::{EuMethod, GLOBAL_PROPERTIES};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// The instances with at most this many states (INDEX.tsv) are checked.
 const SMALL: u64 = 120_000;
