@@ -8,8 +8,7 @@ use saturn_prism::{
     check_model, load_model, parse_model, parse_properties, parse_properties_ast, ConstOverrides,
 };
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 fn ctmc_dir() -> Option<PathBuf> {
     shared::existing(shared::benchmarks("ctmc"), "skipping the benchmark tests")

@@ -7,8 +7,7 @@ use saturn_prism::{
     ConstOverrides, Program,
 };
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// A model of our own using most of the language (used when ../shared is absent, and always).
 const BUNDLED_MODEL: &str = r#"// bundled test model

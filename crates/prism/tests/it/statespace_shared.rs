@@ -5,11 +5,9 @@
 //! failing instead when `SATURN_REQUIRE_SHARED=1` (through `testsupport`). Records above `SMALL_LIMIT` states run in
 //! the `#[ignore]`d test `large_records` (release build recommended).
 
-#[path = "support/polling.rs"]
-mod polling;
+use crate::polling;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 use std::path::{Path, PathBuf};
 
