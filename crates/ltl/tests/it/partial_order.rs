@@ -3,9 +3,7 @@
 //! random small nets and random LTL formulas without `X`, under both deadlock readings; a
 //! counterexample found under reduction must be a run of the net violating the formula.
 
-mod common;
-
-use common::check_counterexample;
+use crate::common::check_counterexample;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use saturn_logic::{Atom, PathFormula, StateFormula};

@@ -2,9 +2,7 @@
 //! reachability graph × automaton, Tarjan SCCs: `saturn_reference::ltl`) on random small nets
 //! and random LTL formulas, under both deadlock readings.
 
-mod common;
-
-use common::check_counterexample;
+use crate::common::check_counterexample;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use saturn_ltl::{check_net, negated, Deadlocks, Limits};
