@@ -6,12 +6,9 @@
 //! random states) whose EV*MxD is larger; the choice and the sizes are printed and in the
 //! JSON, and the answers agree with those of each forced engine.
 
-#[path = "support/prism_cli.rs"]
-mod prism_cli;
-use prism_cli::{files, json, run};
+use crate::prism_cli::{files, json, run};
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// `N` independent components, each failing and being repaired: `2^N` states, a product
 /// structure an EV*MxD stores in a few nodes per level.

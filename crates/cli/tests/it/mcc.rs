@@ -138,8 +138,7 @@ fn timeout_prints_cannot_compute() {
     );
 }
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// `saturn mcc DIR --examination E --explicit only`: the explicit search alone answers the
 /// reachability formulas, the upper bounds and the global properties it decides (all but

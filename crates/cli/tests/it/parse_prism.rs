@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 const MODEL: &str = "// two queues\nctmc\nconst int N;\nconst double mu = 2;\nglobal g : [0..1];\nformula busy = x > 0;\n\
 module Q1\n  x : [0..N] init 0;\n  [arrive] x < N -> 1.5 : (x'=x+1);\n  [serve] busy -> mu : (x'=x-1);\nendmodule\n\

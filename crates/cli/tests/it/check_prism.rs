@@ -3,9 +3,7 @@
 //! `--prop`, engines) and non-convergence with a clear message and a non-zero exit, never a
 //! number.
 
-#[path = "support/prism_cli.rs"]
-mod prism_cli;
-use prism_cli::{files, json, refused, run};
+use crate::prism_cli::{files, json, refused, run};
 
 /// A birth-death chain 0..N: up at rate `a`, down at rate `b`; `N` undefined.
 const BD: &str = "ctmc\nconst int N;\nconst double a = 2;\nconst double b = 3;\n\

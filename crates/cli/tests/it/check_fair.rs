@@ -6,9 +6,8 @@
 
 use assert_cmd::Command;
 
-#[path = "support/json_witness.rs"]
-mod json_witness;
-use json_witness::{replay, state_formula};
+use crate::json_witness;
+use crate::json_witness::{replay, state_formula};
 use saturn_reference::{explore_petri, CtlChecker, Deadlocks};
 
 fn saturn() -> Command {

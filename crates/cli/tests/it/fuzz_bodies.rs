@@ -8,22 +8,15 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../../../fuzz/bodies/ctl.rs"]
-mod ctl;
-#[path = "../../../fuzz/bodies/mcc_formulas.rs"]
-mod mcc_formulas;
-#[path = "../../../fuzz/bodies/pnml.rs"]
-mod pnml;
-#[path = "../../../fuzz/bodies/prism_model.rs"]
-mod prism_model;
-#[path = "../../../fuzz/bodies/prism_props.rs"]
-mod prism_props;
+use crate::ctl;
+use crate::mcc_formulas;
+use crate::pnml;
+use crate::prism_model;
+use crate::prism_props;
 
-#[path = "../../pnml/tests/support/mutate.rs"]
-mod mutate;
+use crate::mutate;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 /// Damaged copies made of each input.
 const MUTANTS: u64 = 24;

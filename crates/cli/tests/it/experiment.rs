@@ -4,9 +4,7 @@
 //! once; a ranged model constant rebuilding the chain; the JSON and the SVG read back; every
 //! bad input refused with exit 2 and a message naming the problem.
 
-#[path = "support/prism_cli.rs"]
-mod prism_cli;
-use prism_cli::{files, json, refused, run};
+use crate::prism_cli::{files, json, refused, run};
 
 /// A birth chain 0..N at rate `lambda` (`N` undefined): from 0, `s=1` within T has
 /// probability 1 - exp(-lambda T).

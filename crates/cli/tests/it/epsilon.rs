@@ -6,9 +6,7 @@
 //! exact satisfying set between them and meet it once epsilon is small; the table, the JSON
 //! and the SVG's two panels per threshold read back; bad input refused with exit 2.
 
-#[path = "support/prism_cli.rs"]
-mod prism_cli;
-use prism_cli::{files, json, refused, run};
+use crate::prism_cli::{files, json, refused, run};
 
 /// `s` wanders between 0 and 1 until it is absorbed in 2 or 3: from 0 it reaches 2 with
 /// probability 2/5 (`p0 = (2/3) p1`, `p1 = (2/3) p0 + 1/3`), from 1 with 3/5. `t`, on its

@@ -3,8 +3,7 @@
 //! the large ones are in crates/prism/tests/statespace_shared.rs), the deadlock note, and bad
 //! input (positions of run-time errors, constants).
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 use std::path::Path;
 

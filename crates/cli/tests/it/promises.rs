@@ -10,9 +10,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
 
-#[path = "../../bench/src/child.rs"]
-#[allow(dead_code)]
-mod child;
+use crate::child;
 
 fn saturn() -> Command {
     Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")

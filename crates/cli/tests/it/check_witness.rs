@@ -9,8 +9,7 @@ use assert_cmd::Command;
 use saturn_logic::{Atom, StateFormula};
 use saturn_model::PetriNet;
 
-#[path = "../../../testsupport/shared.rs"]
-mod shared;
+use crate::shared;
 
 fn saturn() -> Command {
     Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
