@@ -126,7 +126,7 @@ fn long_time_bounds_stop_at_the_steady_state() {
 /// Nested refinement (thesis 7.2) as the user sees it: the inner `P>=0.5 [ F s=2 ]` is
 /// 0.5 + 1e-9 in s=1 and s=5 (a detour through s=5 makes the iteration geometric), so the
 /// default epsilon leaves it undecided there; refinement decides it (the dense reference is in
-/// `crates/ctmc/tests/nested_refine.rs`): `P>0.4 [ F ... ]` is true (P = 1/2 from s=0),
+/// `crates/ctmc/tests/it/nested_refine.rs`): `P>0.4 [ F ... ]` is true (P = 1/2 from s=0),
 /// `filter(count, ...)` 3. Both orders give the same answers; each refinement is reported
 /// with its subformula and epsilon, in JSON and in the text.
 #[test]

@@ -1,6 +1,6 @@
 //! `saturn statespace` on PRISM models: counts against the explicit reference exploration of
 //! the same program and against PRISM's own counts (the shared CTMC folder, small instances;
-//! the large ones are in crates/prism/tests/statespace_shared.rs), the deadlock note, and bad
+//! the large ones are in crates/prism/tests/it/statespace_shared.rs), the deadlock note, and bad
 //! input (positions of run-time errors, constants).
 
 use crate::shared;
