@@ -10,7 +10,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
 
-use crate::child;
+#[path = "../../bench/src/child.rs"]
+#[allow(dead_code)]
+mod child;
 
 fn saturn() -> Command {
     Command::cargo_bin("saturn").expect("the saturn binary is built for the tests")
