@@ -2,7 +2,7 @@
 //! prints to text that parses back to the same tree.
 //!
 //! The body, shared by the fuzz target `fuzz_targets/mcc_formulas.rs` and the workspace test
-//! `crates/cli/tests/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
+//! `crates/cli/tests/it/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
 //! rot outside the workspace).
 
 use saturn_model::{PetriNet, Place, Transition};

@@ -2,7 +2,7 @@
 //! must survive a write/read round trip unchanged.
 //!
 //! The body, shared by the fuzz target `fuzz_targets/pnml.rs` and the workspace test
-//! `crates/cli/tests/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
+//! `crates/cli/tests/it/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
 //! rot outside the workspace).
 
 /// One input: `Ok`/`Err`, never a panic (the assertions inside are the properties).

@@ -2,7 +2,7 @@
 //! a model that parses prints in canonical syntax and parses back to the same tree.
 //!
 //! The body, shared by the fuzz target `fuzz_targets/prism_model.rs` and the workspace test
-//! `crates/cli/tests/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
+//! `crates/cli/tests/it/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
 //! rot outside the workspace).
 
 use saturn_prism::{

@@ -2,7 +2,7 @@
 //! parsed files round-trip through the printer.
 //!
 //! The body, shared by the fuzz target `fuzz_targets/prism_props.rs` and the workspace test
-//! `crates/cli/tests/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
+//! `crates/cli/tests/it/fuzz_bodies.rs` (which runs it over real and damaged inputs, so it cannot
 //! rot outside the workspace).
 
 use saturn_prism::{

@@ -1,0 +1,17 @@
+//! The crate's integration tests: one module per test file, in one binary (linked once;
+//! the tests of all files run in parallel threads).
+//! Proptest replays the failures recorded in `../proptest-regressions/FILE.txt` (its
+//! default place for a module beside a `main.rs`).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod context;
+mod edges;
+mod ev;
+mod ev_diagonal;
+mod exhaustive;
+mod misc;
+mod poll;
+mod props;
+mod relalg;

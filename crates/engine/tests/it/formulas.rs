@@ -1,0 +1,289 @@
+//! The library's entry point for the formula examinations ([`saturn_engine::formulas::check`])
+//! against the contest's oracle on the small instances of `../shared/benchmarks/mcc` (by
+//! default: the race; and the explicit search alone), and on random small nets: what the
+//! explicit search decides equals what the symbolic side decides.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use proptest::prelude::*;
+use saturn_engine::formulas::{
+    check, Ended, FormulaOptions, Item, Outcome, Question, Technique, Value,
+};
+use saturn_engine::{ExplicitMode, Limits, Options};
+use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
+use saturn_model::{Model, PetriNet};
+use saturn_symbolic::ctl::{EuMethod, GLOBAL_PROPERTIES};
+
+use crate::shared;
+
+/// The instances with at most this many states (INDEX.tsv) are checked.
+const SMALL: u64 = 120_000;
+
+/// The examinations checked: every formula examination but LTL, and the global properties.
+const EXAMS: &[&str] = &[
+    "ReachabilityCardinality",
+    "ReachabilityFireability",
+    "UpperBounds",
+    "CTLCardinality",
+    "CTLFireability",
+    "GlobalProperties",
+];
+
+/// The portfolio's candidate models (the library leaves the lowering to its caller).
+fn lower(net: &PetriNet) -> Vec<Model> {
+    saturn_model::order::PORTFOLIO
+        .iter()
+        .map(|name| {
+            let order = saturn_model::order::by_name(net, name).expect("an order");
+            net.to_model(&order).expect("lowered")
+        })
+        .collect()
+}
+
+fn options(explicit: ExplicitMode, early: bool) -> FormulaOptions {
+    FormulaOptions {
+        engine: Options {
+            explicit,
+            ..Options::default()
+        },
+        eu_method: EuMethod::default(),
+        early,
+    }
+}
+
+/// The questions of `exam` on the instance in `dir`.
+fn items(exam: &str, dir: &Path, net: &PetriNet) -> Vec<Item> {
+    if exam == "GlobalProperties" {
+        return GLOBAL_PROPERTIES
+            .iter()
+            .map(|p| Item {
+                id: p.to_string(),
+                question: Question::Global(p),
+            })
+            .collect();
+    }
+    saturn_pnml::formulas::read_formulas_file(&dir.join(format!("{exam}.xml")), net)
+        .expect("the formulas read")
+        .into_iter()
+        .map(|f| Item {
+            id: f.id,
+            question: Question::Formula(f.resolved),
+        })
+        .collect()
+}
+
+/// The oracle's answers by id (`?`: unknown, left out).
+fn oracle(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(dir.join("oracle.txt"))
+        .expect("oracle.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("StateSpace"))
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            Some((w.next()?.to_string(), w.next()?.to_string()))
+        })
+        .filter(|(_, v)| v != "?")
+        .collect()
+}
+
+/// The small instances: (directory, states).
+fn small_instances() -> Vec<std::path::PathBuf> {
+    let Some(dirs) = shared::mcc_instances("the formula examinations' oracle test is left out")
+    else {
+        return Vec::new();
+    };
+    let index = std::fs::read_to_string(shared::benchmarks("mcc/INDEX.tsv")).unwrap_or_default();
+    let states: BTreeMap<&str, u64> = index
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some((*f.first()?, f.get(4)?.parse().ok()?))
+        })
+        .collect();
+    dirs.into_iter()
+        .filter(|d| {
+            let name = d.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            states.get(name).is_some_and(|&s| s <= SMALL)
+        })
+        .collect()
+}
+
+/// Can the explicit search decide this question (bounded net, complete exploration)?
+fn explicit_decides(q: &Question) -> bool {
+    match q {
+        Question::Formula(ResolvedQuery::Bound(_)) => true,
+        Question::Formula(ResolvedQuery::Formula(f)) => match f {
+            StateFormula::EF(g) | StateFormula::AG(g) => !has_temporal(g),
+            f => !has_temporal(f),
+        },
+        Question::Global(p) => *p != "Liveness",
+        Question::Unreadable(_) => false,
+    }
+}
+
+fn has_temporal(f: &StateFormula) -> bool {
+    use StateFormula as S;
+    match f {
+        S::Const(_) | S::Deadlock | S::Atom(_) | S::Enabled(_) => false,
+        S::Not(a) => has_temporal(a),
+        S::And(v) | S::Or(v) => v.iter().any(has_temporal),
+        S::Implies(a, b) | S::Iff(a, b) => has_temporal(a) || has_temporal(b),
+        _ => true,
+    }
+}
+
+/// `got`'s answers against the oracle; `all`: every question must be decided, else only those
+/// the explicit search decides. Returns the number of answers compared.
+fn against_oracle(
+    name: &str,
+    exam: &str,
+    items: &[Item],
+    got: &Outcome,
+    want: &BTreeMap<String, String>,
+    all: bool,
+) -> usize {
+    let mut compared = 0;
+    for (item, v) in items.iter().zip(&got.verdicts) {
+        let Some(w) = want.get(&item.id) else {
+            continue;
+        };
+        match &v.decided {
+            Some(d) => {
+                assert_eq!(
+                    &d.value.word(),
+                    w,
+                    "{name} {exam} {}: {:?} by {}",
+                    item.id,
+                    d.value,
+                    d.technique.name()
+                );
+                compared += 1;
+            }
+            None => assert!(
+                !(all || explicit_decides(&item.question)),
+                "{name} {exam} {}: undecided ({:?})",
+                item.id,
+                v.why_not
+            ),
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_race_and_the_explicit_search_alone_agree_with_the_oracle() {
+    let (mut raced, mut alone, mut by_explicit) = (0, 0, 0);
+    for dir in small_instances() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let net = saturn_pnml::read_pnml_file(&dir.join("model.pnml")).expect("the net reads");
+        let models = lower(&net);
+        let want = oracle(&dir);
+        for exam in EXAMS {
+            let items = items(exam, &dir, &net);
+            let early = exam.starts_with("Reachability");
+            let got = check(
+                &net,
+                &models,
+                &items,
+                &options(ExplicitMode::Auto, early),
+                Limits::none(),
+                None,
+            );
+            assert!(matches!(got.ended, Ended::Done), "{name} {exam}");
+            raced += against_oracle(&name, exam, &items, &got, &want, true);
+            let only = check(
+                &net,
+                &models,
+                &items,
+                &options(ExplicitMode::Only, false),
+                Limits::none(),
+                None,
+            );
+            assert!(matches!(only.ended, Ended::Done), "{name} {exam}");
+            assert_eq!(only.count(Technique::Symbolic), 0);
+            assert_eq!(only.count(Technique::EarlySearch), 0);
+            by_explicit += only.count(Technique::Explicit);
+            alone += against_oracle(&name, exam, &items, &only, &want, false);
+        }
+    }
+    eprintln!("{raced} raced answers and {alone} explicit ones ({by_explicit}) agree");
+    if !small_instances().is_empty() {
+        assert!(raced > 1000 && alone > 500, "{raced} {alone}");
+    }
+}
+
+/// Questions over a random net: reachability formulas, bounds and the global properties.
+fn random_items(net: &PetriNet, phis: Vec<StateFormula>, places: Vec<usize>) -> Vec<Item> {
+    let mut items: Vec<Item> = phis
+        .into_iter()
+        .enumerate()
+        .map(|(k, phi)| {
+            let f = if k % 2 == 0 {
+                StateFormula::EF(Box::new(phi))
+            } else {
+                StateFormula::AG(Box::new(phi))
+            };
+            Item {
+                id: format!("f{k}"),
+                question: Question::Formula(ResolvedQuery::Formula(f)),
+            }
+        })
+        .collect();
+    let np = net.places.len();
+    items.push(Item {
+        id: "bound".into(),
+        question: Question::Formula(ResolvedQuery::Bound(LinExpr {
+            terms: places.into_iter().map(|p| (p % np, 1)).collect(),
+            constant: 0,
+        })),
+    });
+    items.extend(GLOBAL_PROPERTIES.iter().map(|p| Item {
+        id: p.to_string(),
+        question: Question::Global(p),
+    }));
+    items
+}
+
+proptest! {
+    #![proptest_config(saturn_reference::strategies::config(64))]
+
+    #[test]
+    fn the_explicit_answers_equal_the_symbolic_ones(
+        (net, phis, places) in saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let phis = proptest::collection::vec(
+                saturn_reference::strategies::boolean_formula(np, nt), 4);
+            let places = proptest::collection::vec(0..np.max(1), 1..=3);
+            (Just(net), phis, places)
+        })
+    ) {
+        // bounded and small: the explicit search completes
+        if saturn_reference::explore_petri(&net, 20_000).is_err() {
+            return Err(TestCaseError::reject("unbounded or large"));
+        }
+        let models = lower(&net);
+        let items = random_items(&net, phis, places);
+        let symbolic = check(&net, &models, &items, &options(ExplicitMode::Off, true),
+            Limits::none(), None);
+        let explicit = check(&net, &models, &items, &options(ExplicitMode::Only, false),
+            Limits::none(), None);
+        for ((item, s), x) in items.iter().zip(&symbolic.verdicts).zip(&explicit.verdicts) {
+            let s = s.decided.as_ref().expect("the symbolic side decides all");
+            prop_assert!(s.technique != Technique::Explicit);
+            match &x.decided {
+                Some(x) => {
+                    prop_assert_eq!(x.technique, Technique::Explicit);
+                    prop_assert_eq!(&x.value, &s.value, "{}", item.id);
+                }
+                None => prop_assert!(item.id == "Liveness", "{} undecided", item.id),
+            }
+        }
+        // a bound is a number
+        prop_assert!(matches!(
+            explicit.verdicts[items.len() - 6].decided.as_ref().map(|d| &d.value),
+            Some(Value::Bound(_))
+        ));
+    }
+}
