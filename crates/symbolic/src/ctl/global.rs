@@ -83,6 +83,63 @@ impl Checker<'_> {
         out
     }
 
+    /// Per level `1..=K`: the local states of the reachable states, as bits (for the one-hot
+    /// levels only; empty for the others).
+    fn one_hot_states(&self) -> Vec<Vec<bool>> {
+        let forest = self.forest();
+        let mut out = vec![Vec::new(); forest.num_levels() + 1];
+        if !self.model.levels.iter().any(|l| l.one_hot) {
+            return out;
+        }
+        let mut seen: FxHashSet<NodeId> = FxHashSet::default();
+        let mut stack = vec![self.rch];
+        while let Some(n) = stack.pop() {
+            if n.is_terminal() || !seen.insert(n) {
+                continue;
+            }
+            let l = forest.level(n);
+            let one_hot = self.model.levels.get(l - 1).is_some_and(|v| v.one_hot);
+            for e in forest.edges(n) {
+                if one_hot {
+                    let bits = &mut out[l];
+                    if bits.len() <= e.idx as usize {
+                        bits.resize(e.idx as usize + 1, false);
+                    }
+                    bits[e.idx as usize] = true;
+                }
+                stack.push(e.child);
+            }
+        }
+        out
+    }
+
+    /// `StableMarking` and `OneSafe` from the levels' reachable local states. A place of its
+    /// own is stable when its level has one reachable local state and one-safe when none
+    /// exceeds 1. A one-hot group's places hold 0 or 1 token (one-safe); its place `j` is
+    /// stable when the token is never on it (`j` not a reachable local state) or always (`j`
+    /// the only one).
+    fn stable_and_one_safe(&self) -> (bool, bool) {
+        let ranges = self.local_ranges();
+        let states = self.one_hot_states();
+        let (mut stable, mut safe) = (false, true);
+        for (l, r) in ranges.iter().enumerate().skip(1) {
+            let Some((lo, hi)) = *r else { continue };
+            match self.model.levels.get(l - 1).filter(|v| v.one_hot) {
+                None => {
+                    stable |= lo == hi;
+                    safe &= hi <= 1;
+                }
+                Some(level) => {
+                    let bits = &states[l];
+                    let places = level.group.len().max(hi as usize + 1);
+                    let reached = bits.iter().filter(|&&b| b).count();
+                    stable |= reached == 1 || reached < places;
+                }
+            }
+        }
+        (stable, safe)
+    }
+
     /// The global property `name` (one of [`GLOBAL_PROPERTIES`]) of a net with `transitions`
     /// transitions; `None` for another name.
     pub fn global_property(
@@ -90,13 +147,12 @@ impl Checker<'_> {
         name: &str,
         transitions: usize,
     ) -> Result<Option<bool>, CtlError> {
-        let levels = || self.local_ranges().into_iter().skip(1);
         Ok(Some(match name {
             "ReachabilityDeadlock" => self.reachability_deadlock(),
             "QuasiLiveness" => self.quasi_liveness(transitions)?,
             "Liveness" => self.liveness(transitions)?,
-            "OneSafe" => levels().all(|r| r.is_none_or(|(_, hi)| hi <= 1)),
-            "StableMarking" => levels().any(|r| r.is_some_and(|(lo, hi)| lo == hi)),
+            "OneSafe" => self.stable_and_one_safe().1,
+            "StableMarking" => self.stable_and_one_safe().0,
             _ => return Ok(None),
         }))
     }
