@@ -62,11 +62,9 @@ impl Checker<'_> {
         Ok(true)
     }
 
-    /// Per level `1..=K`: the smallest and largest local state over the reachable states (the
-    /// edges of the nodes of `rch` at that level).
-    pub fn local_ranges(&self) -> Vec<Option<(u32, u32)>> {
+    /// `visit(level, local state)` for every edge of every node of `rch`.
+    fn for_each_local(&self, mut visit: impl FnMut(usize, u32)) {
         let forest = self.forest();
-        let mut out = vec![None; forest.num_levels() + 1];
         let mut seen: FxHashSet<NodeId> = FxHashSet::default();
         let mut stack = vec![self.rch];
         while let Some(n) = stack.pop() {
@@ -75,41 +73,40 @@ impl Checker<'_> {
             }
             let l = forest.level(n);
             for e in forest.edges(n) {
-                let r: &mut Option<(u32, u32)> = &mut out[l];
-                *r = Some(r.map_or((e.idx, e.idx), |(a, b)| (a.min(e.idx), b.max(e.idx))));
+                visit(l, e.idx);
                 stack.push(e.child);
             }
         }
+    }
+
+    /// Per level `1..=K`: the smallest and largest local state over the reachable states (the
+    /// edges of the nodes of `rch` at that level).
+    pub fn local_ranges(&self) -> Vec<Option<(u32, u32)>> {
+        let mut out = vec![None; self.forest().num_levels() + 1];
+        self.for_each_local(|l, i| {
+            let r: &mut Option<(u32, u32)> = &mut out[l];
+            *r = Some(r.map_or((i, i), |(a, b)| (a.min(i), b.max(i))));
+        });
         out
     }
 
     /// Per level `1..=K`: the local states of the reachable states, as bits (for the one-hot
     /// levels only; empty for the others).
     fn one_hot_states(&self) -> Vec<Vec<bool>> {
-        let forest = self.forest();
-        let mut out = vec![Vec::new(); forest.num_levels() + 1];
-        if !self.model.levels.iter().any(|l| l.one_hot) {
+        let levels = &self.model.levels;
+        let mut out = vec![Vec::new(); self.forest().num_levels() + 1];
+        if !levels.iter().any(|l| l.one_hot) {
             return out;
         }
-        let mut seen: FxHashSet<NodeId> = FxHashSet::default();
-        let mut stack = vec![self.rch];
-        while let Some(n) = stack.pop() {
-            if n.is_terminal() || !seen.insert(n) {
-                continue;
-            }
-            let l = forest.level(n);
-            let one_hot = self.model.levels.get(l - 1).is_some_and(|v| v.one_hot);
-            for e in forest.edges(n) {
-                if one_hot {
-                    let bits = &mut out[l];
-                    if bits.len() <= e.idx as usize {
-                        bits.resize(e.idx as usize + 1, false);
-                    }
-                    bits[e.idx as usize] = true;
+        self.for_each_local(|l, i| {
+            if levels.get(l - 1).is_some_and(|v| v.one_hot) {
+                let bits = &mut out[l];
+                if bits.len() <= i as usize {
+                    bits.resize(i as usize + 1, false);
                 }
-                stack.push(e.child);
+                bits[i as usize] = true;
             }
-        }
+        });
         out
     }
 
