@@ -50,20 +50,13 @@ pub struct Atoms {
 /// Memo of one comparison build: `(level, partial sum)` -> node.
 type SumMemo = FxHashMap<(usize, i128), NodeId>;
 
-/// What a level adds to a linear expression at local state `i`.
-#[derive(Clone, Debug)]
-enum Contrib {
-    /// `c · i`: the level's places of their own, `c` the sum of their coefficients.
-    Linear,
-    /// `c · i + table[i]` (0 beyond the table): a one-hot group's places, `table[j]` the
-    /// coefficient of its `j`-th place.
-    Table(Vec<i128>),
-}
-
-/// Per level (index 0 unused): the coefficient of its local state, and its one-hot places'.
+/// Per level (index 0 unused), what it adds to a linear expression at local state `i`:
+/// `linear[l] · i` for its places of their own (the sum of their coefficients), plus
+/// `table[l][i]` for its one-hot group's places (`table[l][j]` the coefficient of its `j`-th
+/// place, 0 beyond the table; `None` when no term names them).
 struct Coefs {
     linear: Vec<i128>,
-    table: Vec<Contrib>,
+    table: Vec<Option<Vec<i128>>>,
 }
 
 impl Coefs {
@@ -72,19 +65,19 @@ impl Coefs {
     fn value(&self, l: usize, i: u32) -> i128 {
         let v = self.linear[l] * i as i128;
         match &self.table[l] {
-            Contrib::Linear => v,
-            Contrib::Table(t) => v + t.get(i as usize).copied().unwrap_or(0),
+            None => v,
+            Some(t) => v + t.get(i as usize).copied().unwrap_or(0),
         }
     }
 
     /// The least and the greatest contribution of level `l` over local states `0..dom`.
     fn span(&self, l: usize, dom: u32) -> (i128, i128) {
         match &self.table[l] {
-            Contrib::Linear => {
+            None => {
                 let a = self.linear[l] * (dom as i128 - 1).max(0);
                 (a.min(0), a.max(0))
             }
-            Contrib::Table(_) => (0..dom.max(1)).fold((i128::MAX, i128::MIN), |(lo, hi), i| {
+            Some(_) => (0..dom.max(1)).fold((i128::MAX, i128::MIN), |(lo, hi), i| {
                 let v = self.value(l, i);
                 (lo.min(v), hi.max(v))
             }),
@@ -150,23 +143,19 @@ impl Atoms {
         let k = self.num_levels;
         let mut c = Coefs {
             linear: vec![0i128; k + 1],
-            table: vec![Contrib::Linear; k + 1],
+            table: vec![None; k + 1],
         };
         for &(p, x) in &expr.terms {
             let l = self.level(p)?;
             match self.in_group(p) {
                 None => c.linear[l] += x as i128,
                 Some(j) => {
-                    if let Contrib::Linear = c.table[l] {
-                        c.table[l] = Contrib::Table(Vec::new());
+                    let t = c.table[l].get_or_insert_with(Vec::new);
+                    let j = j as usize;
+                    if t.len() <= j {
+                        t.resize(j + 1, 0);
                     }
-                    if let Contrib::Table(t) = &mut c.table[l] {
-                        let j = j as usize;
-                        if t.len() <= j {
-                            t.resize(j + 1, 0);
-                        }
-                        t[j] += x as i128;
-                    }
+                    t[j] += x as i128;
                 }
             }
         }
