@@ -102,7 +102,8 @@ impl RelationsArg {
     }
 }
 
-/// What a level of a net's diagram holds (StateSpace figures only: formulas name places).
+/// What a level of a net's diagram holds (`saturn mcc`: StateSpace and the formula and global
+/// property examinations; `saturn statespace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LevelsArg {
     /// With `--order auto` (the portfolio): `group` when it at least halves the levels (the

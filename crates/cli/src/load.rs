@@ -173,7 +173,8 @@ pub fn lower(
 
 /// [`lower`], with each one-hot group of places on one level as `grouping` says, when the net
 /// has some ([`saturn_model::OneHot`]; the orders are then orders of the groups and the other
-/// places). Such models serve the StateSpace figures only: formulas name places. Under
+/// places). A formula's atoms read a group's places off its level ([`saturn_model::Level::group`]);
+/// witnesses and the LTL products name places and keep one place per level. Under
 /// [`Grouping::Auto`] the portfolio may get both encodings: the models with one place per
 /// level first, then the grouped ones, named `ORDER+groups`.
 pub fn lower_levels(

@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::args::{
-    BoundednessArg, EuMethodArg, ExplicitArg, Grouping, LevelsArg, LimitArgs, MethodArg, OrderArg,
+    BoundednessArg, EuMethodArg, ExplicitArg, LevelsArg, LimitArgs, MethodArg, OrderArg,
     PolytopeArg, RelationsArg, ScalingArg,
 };
 use crate::load::{load_net, lower_levels};
@@ -61,8 +61,8 @@ pub struct MccArgs {
     /// How events are applied (auto: each candidate order both ways).
     #[arg(long, value_enum, default_value_t = RelationsArg::Auto)]
     pub relations: RelationsArg,
-    /// What a level holds in the StateSpace examination: one place, or a one-hot group of
-    /// places.
+    /// What a level holds (every examination but the LTL ones, which keep one place per
+    /// level): one place, or a one-hot group of places.
     #[arg(long, value_enum, default_value_t = LevelsArg::Auto)]
     pub levels: LevelsArg,
     /// The EU algorithm of the CTL and reachability examinations.
@@ -235,8 +235,9 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     // what a formula examination asks, read before the state space is generated
     debug_assert!(crate::mcc_check::answers(exam));
     let items = crate::mcc_check::items(exam, &a.model_dir, &net).map_err(Failure::error)?;
-    // formulas name places: one-hot groups on one level for StateSpace only
-    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, Grouping::Never)?
+    // one-hot groups on one level as for StateSpace: the atoms read a group's places off its
+    // level (saturn_engine::formulas::symbolic::atoms_for)
+    let models: Vec<_> = lower_levels(&net, a.order, limits.timeout, a.levels.grouping(a.order))?
         .into_iter()
         .map(|(_, m)| m)
         .collect();

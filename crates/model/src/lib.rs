@@ -39,6 +39,9 @@ pub struct Level {
     /// `i`-th place, so every local state counts one token (the StateSpace figures read it).
     /// False when the local state is the token count itself (or a variable's value).
     pub one_hot: bool,
+    /// A one-hot level's places in the net, local state `i` a token in `group[i]` (what a
+    /// formula over the places reads); empty for any other level.
+    pub group: Vec<usize>,
 }
 
 /// The local next-state function of one event at one level.

@@ -13,9 +13,10 @@
 //! of a group is never enabled.
 //!
 //! Orders are computed on the [`OneHot::quotient`] net, where each group is one place holding
-//! one token, and [`OneHot::to_model`] lowers the net with such an order. Only the StateSpace
-//! figures read a one-hot level's tokens ([`crate::Level::one_hot`]: one token, in a place of
-//! its own), so models for formulas keep one place per level.
+//! one token, and [`OneHot::to_model`] lowers the net with such an order. A one-hot level
+//! records its places ([`crate::Level::group`]): the StateSpace figures count its one token,
+//! and a formula's atoms read place `group[j]` as `[i == j]` at local state `i`. Transition `t`
+//! stays event `t`.
 
 use crate::petri::{check_initial, LowerError};
 use crate::{Arc, Event, Level, LocalFn, Model, PetriNet, Place, Transition};
@@ -303,6 +304,7 @@ impl OneHot {
                         name: first.id.clone(),
                         bound: None,
                         one_hot: false,
+                        group: Vec::new(),
                     });
                     initial.push(first.initial as u32);
                 }
@@ -312,6 +314,7 @@ impl OneHot {
                         name: format!("{}+{}", first.id, places.len() - 1),
                         bound: Some(places.len() as u32 - 1),
                         one_hot: true,
+                        group: places.clone(),
                     });
                     let marked = places.iter().position(|&p| net.places[p].initial > 0);
                     initial.push(marked.unwrap_or(0) as u32);

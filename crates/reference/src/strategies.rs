@@ -70,6 +70,87 @@ pub fn random_net(max_places: usize, max_transitions: usize) -> BoxedStrategy<Pe
     prop_oneof![3 => conservative, 1 => small_net(max_places, max_transitions)].boxed()
 }
 
+/// `net` with a process (a one-hot group of places, [`saturn_model::OneHot`]) of `size` places (`g{B}_0`, ..., `B` the net's places, the token at place `start`): a ring of
+/// transitions moves it from each place to the next, and transition `t` of `moves` (taken
+/// modulo the net's transitions) also moves it from place `a` to place `b` (a test when
+/// `a == b`). With `clash`, one more transition needs two of its places at once.
+pub fn with_process(
+    net: &PetriNet,
+    size: usize,
+    start: usize,
+    moves: &[(usize, usize, usize)],
+    clash: bool,
+) -> PetriNet {
+    let mut out = net.clone();
+    let base = out.places.len();
+    for i in 0..size {
+        out.places.push(Place {
+            id: format!("g{base}_{i}"),
+            name: format!("g{base}_{i}"),
+            initial: u64::from(i == start % size),
+        });
+    }
+    let arc = |i: usize| Arc {
+        place: base + i % size,
+        weight: 1,
+    };
+    let nt = out.transitions.len();
+    for &(t, a, b) in moves {
+        if nt > 0 {
+            let tr = &mut out.transitions[t % nt];
+            // one move per transition: a second would need two tokens of the process
+            if !tr.inputs.iter().any(|x| x.place >= base) {
+                tr.inputs.push(arc(a));
+                tr.outputs.push(arc(b));
+            }
+        }
+    }
+    for i in 0..size {
+        out.transitions.push(Transition {
+            id: format!("ring{base}_{i}"),
+            name: format!("ring{base}_{i}"),
+            inputs: vec![arc(i)],
+            outputs: vec![arc(i + 1)],
+            inhibitors: Vec::new(),
+        });
+    }
+    if clash {
+        out.transitions.push(Transition {
+            id: "clash".into(),
+            name: "clash".into(),
+            inputs: vec![arc(0), arc(1)],
+            outputs: vec![arc(0), arc(1)],
+            inhibitors: Vec::new(),
+        });
+    }
+    out
+}
+
+/// A [`random_net`] with one or two planted processes ([`with_process`], 2..=4 places each,
+/// some of the net's transitions moving or testing their token; with a transition that needs
+/// two places of a process now and then): nets whose one-hot groups
+/// ([`saturn_model::OneHot::find`]) hold local states beside shared resources.
+pub fn net_with_processes(max_places: usize, max_transitions: usize) -> BoxedStrategy<PetriNet> {
+    let process = (
+        2usize..=4,
+        0usize..4,
+        proptest::collection::vec(
+            (0usize..max_transitions.max(1), 0usize..4, 0usize..4),
+            0..=4,
+        ),
+        proptest::bool::weighted(0.2),
+    );
+    (
+        random_net(max_places, max_transitions),
+        proptest::collection::vec(process, 1..=2),
+    )
+        .prop_map(|(net, ps)| {
+            ps.iter().fold(net, |net, (size, start, moves, clash)| {
+                with_process(&net, *size, *start, moves, *clash)
+            })
+        })
+        .boxed()
+}
 /// The configuration of a random test with `cases` cases whose discarded cases (a
 /// [`TestCaseError::reject`], e.g. a net unbounded or too large for the reference) count: the
 /// test fails when more cases are discarded than kept, i.e. more than half of them.

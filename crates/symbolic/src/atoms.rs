@@ -31,10 +31,17 @@ pub enum AtomError {
 
 /// Builds atoms over one model's levels. Holds no node: every result lives in the forest passed
 /// to each call (a quasi- or fully-reduced set forest with the model's levels).
+///
+/// A place is on a level of its own (the local state is its token count) or is the `j`-th
+/// place of a one-hot group on one level (the local state is the index of the group's marked
+/// place: the place holds `[i == j]` tokens in local state `i`, [`saturn_model::OneHot`]).
 #[derive(Clone, Debug)]
 pub struct Atoms {
     /// `level_of_place[p]`: the level (1-based) holding place `p`.
     level_of_place: Vec<usize>,
+    /// `in_group[p]`: place `p`'s index in its level's one-hot group, `None` on a level of its
+    /// own. Empty when no place is in a group.
+    in_group: Vec<Option<u32>>,
     /// Per event (transition): its local enabling conditions `(level, local function)`.
     guards: Vec<Vec<(usize, LocalFn)>>,
     num_levels: usize,
@@ -43,14 +50,72 @@ pub struct Atoms {
 /// Memo of one comparison build: `(level, partial sum)` -> node.
 type SumMemo = FxHashMap<(usize, i128), NodeId>;
 
+/// Per level (index 0 unused), what it adds to a linear expression at local state `i`:
+/// `linear[l] · i` for its places of their own (the sum of their coefficients), plus
+/// `table[l][i]` for its one-hot group's places (`table[l][j]` the coefficient of its `j`-th
+/// place, 0 beyond the table; `None` when no term names them).
+struct Coefs {
+    linear: Vec<i128>,
+    table: Vec<Option<Vec<i128>>>,
+}
+
+impl Coefs {
+    /// Level `l`'s contribution at local state `i`.
+    #[inline]
+    fn value(&self, l: usize, i: u32) -> i128 {
+        let v = self.linear[l] * i as i128;
+        match &self.table[l] {
+            None => v,
+            Some(t) => v + t.get(i as usize).copied().unwrap_or(0),
+        }
+    }
+
+    /// The least and the greatest contribution of level `l` over local states `0..dom`.
+    fn span(&self, l: usize, dom: u32) -> (i128, i128) {
+        match &self.table[l] {
+            None => {
+                let a = self.linear[l] * (dom as i128 - 1).max(0);
+                (a.min(0), a.max(0))
+            }
+            Some(_) => (0..dom.max(1)).fold((i128::MAX, i128::MIN), |(lo, hi), i| {
+                let v = self.value(l, i);
+                (lo.min(v), hi.max(v))
+            }),
+        }
+    }
+}
+
 impl Atoms {
-    /// Atoms over `model`, whose level `level_of_place[p]` holds place `p`.
+    /// Atoms over `model`, whose level `level_of_place[p]` holds place `p` (each on a level of
+    /// its own).
     pub fn new(model: &Model, level_of_place: Vec<usize>) -> Atoms {
         Atoms {
             level_of_place,
+            in_group: Vec::new(),
             guards: model.events.iter().map(|e| e.parts.clone()).collect(),
             num_levels: model.num_levels(),
         }
+    }
+
+    /// [`Atoms::new`] where place `p` may be the `in_group[p]`-th place of a one-hot group on
+    /// its level.
+    pub fn with_groups(
+        model: &Model,
+        level_of_place: Vec<usize>,
+        in_group: Vec<Option<u32>>,
+    ) -> Atoms {
+        let mut a = Atoms::new(model, level_of_place);
+        if in_group.iter().any(Option::is_some) {
+            a.in_group = in_group;
+        }
+        a
+    }
+
+    /// These atoms over `model`, whose levels are this one's shifted up by `shift` (levels
+    /// added below, e.g. a product's automaton).
+    pub fn shifted(&self, model: &Model, shift: usize) -> Atoms {
+        let levels = self.level_of_place.iter().map(|&l| l + shift).collect();
+        Atoms::with_groups(model, levels, self.in_group.clone())
     }
 
     /// Atoms over a net lowered with `net.to_model(order)` (`order[k]` is the place at level
@@ -66,6 +131,35 @@ impl Atoms {
     /// The level holding place `p`.
     pub fn level_of_place(&self, p: usize) -> Option<usize> {
         self.level_of_place.get(p).copied()
+    }
+
+    /// Place `p`'s index in the one-hot group of its level (`None`: a level of its own).
+    pub fn in_group(&self, p: usize) -> Option<u32> {
+        self.in_group.get(p).copied().flatten()
+    }
+
+    /// The coefficients of `expr`'s terms by level.
+    fn coefs(&self, expr: &LinExpr) -> Result<Coefs, AtomError> {
+        let k = self.num_levels;
+        let mut c = Coefs {
+            linear: vec![0i128; k + 1],
+            table: vec![None; k + 1],
+        };
+        for &(p, x) in &expr.terms {
+            let l = self.level(p)?;
+            match self.in_group(p) {
+                None => c.linear[l] += x as i128,
+                Some(j) => {
+                    let t = c.table[l].get_or_insert_with(Vec::new);
+                    let j = j as usize;
+                    if t.len() <= j {
+                        t.resize(j + 1, 0);
+                    }
+                    t[j] += x as i128;
+                }
+            }
+        }
+        Ok(c)
     }
 
     /// The full sets below each level: `full[k]` holds every tuple over levels `1..=k` within
@@ -112,20 +206,14 @@ impl Atoms {
         bound: i64,
     ) -> Result<NodeId, AtomError> {
         let k = self.num_levels;
-        // coefficient per level
-        let mut coef = vec![0i128; k + 1];
-        for &(p, c) in &expr.terms {
-            let l = self.level(p)?;
-            coef[l] += c as i128;
-        }
+        let coef = self.coefs(expr)?;
         // range of the sum contributed by levels 1..=l over the current domains
         let mut lo = vec![0i128; k + 1];
         let mut hi = vec![0i128; k + 1];
         for l in 1..=k {
-            let top = (forest.domain(l) as i128 - 1).max(0);
-            let (a, b) = (coef[l] * top, 0);
-            lo[l] = lo[l - 1] + a.min(b);
-            hi[l] = hi[l - 1] + a.max(b);
+            let (a, b) = coef.span(l, forest.domain(l));
+            lo[l] = lo[l - 1] + a;
+            hi[l] = hi[l - 1] + b;
         }
         let full = self.full_levels(forest);
         let ctx = SumCtx {
@@ -295,20 +383,17 @@ impl Atoms {
         set: NodeId,
         expr: &LinExpr,
     ) -> Result<Option<(i128, i128)>, AtomError> {
-        let mut coef = vec![0i128; self.num_levels + 1];
-        for &(p, c) in &expr.terms {
-            coef[self.level(p)?] += c as i128;
-        }
+        let coef = self.coefs(expr)?;
         let mut memo: FxHashMap<NodeId, (i128, i128)> = FxHashMap::default();
         Ok(range_rec(forest, &coef, set, &mut memo)
             .map(|(lo, hi)| (lo + expr.constant as i128, hi + expr.constant as i128)))
     }
 }
 
-/// Min and max of `Σ coef[level]·index` over the paths of `n`.
+/// Min and max of the sum of the levels' contributions over the paths of `n`.
 fn range_rec(
     forest: &Forest,
-    coef: &[i128],
+    coef: &Coefs,
     n: NodeId,
     memo: &mut FxHashMap<NodeId, (i128, i128)>,
 ) -> Option<(i128, i128)> {
@@ -321,11 +406,11 @@ fn range_rec(
     if let Some(&r) = memo.get(&n) {
         return Some(r);
     }
-    let c = coef[forest.level(n)];
+    let l = forest.level(n);
     let mut out: Option<(i128, i128)> = None;
     for e in forest.edges(n) {
         if let Some((lo, hi)) = range_rec(forest, coef, e.child, memo) {
-            let v = c * e.idx as i128;
+            let v = coef.value(l, e.idx);
             out = Some(match out {
                 None => (v + lo, v + hi),
                 Some((a, b)) => (a.min(v + lo), b.max(v + hi)),
@@ -340,7 +425,7 @@ fn range_rec(
 
 /// The fixed data of one comparison build.
 struct SumCtx<'a> {
-    coef: &'a [i128],
+    coef: &'a Coefs,
     /// `lo[l]`, `hi[l]`: the range of the sum over levels `1..=l`.
     lo: &'a [i128],
     hi: &'a [i128],
@@ -370,11 +455,10 @@ impl SumCtx<'_> {
         if let Some(&n) = memo.get(&(level, partial)) {
             return n;
         }
-        let c = self.coef[level];
         let dom = forest.domain(level);
         let mut children = Vec::with_capacity(dom as usize);
         for i in 0..dom {
-            children.push(self.build(forest, memo, level - 1, partial + c * i as i128));
+            children.push(self.build(forest, memo, level - 1, partial + self.coef.value(level, i)));
         }
         let n = forest.make_node_dense(level, &children);
         memo.insert((level, partial), n);

@@ -296,11 +296,7 @@ pub fn check_product(
     let _dead_pin = dd.pin(dead_accepting);
     let _acc_pins: Vec<_> = acc_sets.iter().map(|&a| dd.pin(a)).collect();
     let shift = 2 * usize::from(placement == Placement::Bottom);
-    let mut level_of_place = vec![0usize; k];
-    for (p, l) in level_of_place.iter_mut().enumerate() {
-        *l = net.atoms.level_of_place(p).map_or(0, |l| l + shift);
-    }
-    let patoms = Atoms::new(&model, level_of_place);
+    let patoms = net.atoms.shifted(&model, shift);
     let mut checker = Checker::new(reach, &model, patoms, prch, CtlDeadlocks::Maximal);
     checker.set_limits(limits);
     checker.set_fair_method(method);
@@ -492,11 +488,13 @@ fn product_model(
         name: "automaton".into(),
         bound: Some(edges.len() as u32),
         one_hot: false,
+        group: Vec::new(),
     };
     let phase = Level {
         name: "phase".into(),
         bound: Some(1),
         one_hot: false,
+        group: Vec::new(),
     };
     let (levels, initial) = match placement {
         Placement::Top => {

@@ -16,15 +16,35 @@ use saturn_symbolic::{Direction, Limits, Progress, Reach};
 use super::{Board, Ended, FormulaOptions, Item, Question, Technique, Value};
 use crate::Reachable;
 
-/// The atoms of `net`'s formulas over `model` (the net lowered with some place order).
+/// The atoms of `net`'s formulas over `model`: the net lowered with some order, each level a
+/// place (its name the place's id) or a one-hot group of places ([`saturn_model::OneHot`]:
+/// [`saturn_model::Level::group`] lists them).
 pub fn atoms_for(model: &Model, net: &PetriNet) -> Atoms {
-    // `model.levels[k]` holds the place with that id
-    let order: Vec<usize> = model
-        .levels
-        .iter()
-        .map(|l| net.place_index(&l.name).unwrap_or(0))
-        .collect();
-    Atoms::for_petri(model, &order)
+    if !model.levels.iter().any(|l| l.one_hot) {
+        // `model.levels[k]` holds the place with that id
+        let order: Vec<usize> = model
+            .levels
+            .iter()
+            .map(|l| net.place_index(&l.name).unwrap_or(0))
+            .collect();
+        return Atoms::for_petri(model, &order);
+    }
+    let n = net.places.len();
+    let mut level_of_place = vec![0; n];
+    let mut in_group = vec![None; n];
+    for (k, l) in model.levels.iter().enumerate() {
+        if l.one_hot {
+            for (j, &p) in l.group.iter().enumerate() {
+                if p < n {
+                    level_of_place[p] = k + 1;
+                    in_group[p] = Some(j as u32);
+                }
+            }
+        } else if let Some(p) = net.place_index(&l.name) {
+            level_of_place[p] = k + 1;
+        }
+    }
+    Atoms::with_groups(model, level_of_place, in_group)
 }
 
 /// A checker over a generated state space of `net`, lowered to `model`.
@@ -246,4 +266,140 @@ fn answer_rest(
         }
     }
     checker.set_limits(limits);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+    use saturn_logic::LinExpr;
+    use saturn_model::order::semiflow_supports;
+    use saturn_model::OneHot;
+    use saturn_reference::strategies::{
+        config, ctl_formula, discard, net_with_processes, petri_net,
+    };
+    use saturn_reference::{explore_petri, global_properties, upper_bound, CtlChecker, Graph};
+    use saturn_symbolic::ctl::GLOBAL_PROPERTIES;
+    use saturn_symbolic::statespace::generate_with;
+    use saturn_symbolic::{Method, Relations};
+
+    use super::*;
+
+    /// A net with planted processes, an order of its units (a rotation, maybe reversed), CTL
+    /// formulas over it (atoms over any places, fireability, deadlock) and sums of places.
+    #[allow(clippy::type_complexity)]
+    fn case() -> impl Strategy<
+        Value = (
+            PetriNet,
+            (usize, bool),
+            Vec<StateFormula>,
+            Vec<Vec<(usize, i64)>>,
+        ),
+    > {
+        net_with_processes(6, 8).prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let fs = proptest::collection::vec(ctl_formula(np, nt), 4);
+            let sums = proptest::collection::vec(
+                proptest::collection::vec((0..np, 1i64..=3), 1..=np.min(5)),
+                3,
+            );
+            (Just(net), (0usize..64, any::<bool>()), fs, sums)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(config(150))]
+
+        /// Every formula kind, UpperBounds of sums mixing group and plain places, and the five
+        /// global properties, answered on one-hot group levels ([`atoms_for`], [`checker`]) as
+        /// the explicit reference checker answers them on the net.
+        #[test]
+        fn one_hot_levels_answer_as_the_explicit_checker(
+            (net, (rot, rev), fs, sums) in case()
+        ) {
+            let Ok(space) = explore_petri(&net, 3_000) else {
+                return Err(discard("unbounded or too large for the reference"));
+            };
+            let groups = OneHot::find(&net, &semiflow_supports(&net, &|| false));
+            prop_assert!(!groups.groups.is_empty());
+            let mut order: Vec<usize> = (0..groups.units()).collect();
+            let len = order.len();
+            order.rotate_left(rot % len);
+            if rev {
+                order.reverse();
+            }
+            let model = groups.to_model(&net, &order).unwrap();
+            let mut ss = generate_with(&model, Method::Saturation, Relations::Implicit, Limits::none(), None).unwrap();
+            let mut c = checker(&mut ss, &model, &net, Deadlocks::Maximal);
+            let explicit = CtlChecker::new(&net, &space, saturn_reference::Deadlocks::Maximal);
+            for f in &fs {
+                let set = c.sat(f).unwrap();
+                let sat = explicit.sat(f).unwrap();
+                let want: BTreeSet<Vec<u64>> = space.markings.iter().zip(&sat)
+                    .filter(|(_, &b)| b).map(|(m, _)| m.clone()).collect();
+                let got: BTreeSet<Vec<u64>> = c.states(set, usize::MAX).iter()
+                    .map(|t| groups.marking(&order, t)).collect();
+                prop_assert_eq!(c.holds(f).unwrap(), sat[0], "{:?}", f);
+                prop_assert_eq!(got, want, "{:?}", f);
+            }
+            for terms in sums {
+                let expr = LinExpr { terms, constant: 0 };
+                let got = c.upper_bound(&expr).unwrap();
+                prop_assert_eq!(got, Some(upper_bound(&space.markings, &expr)), "{:?}", expr);
+            }
+            let graph = Graph::new(&space);
+            let want = global_properties(&net, &space, &graph);
+            for name in GLOBAL_PROPERTIES {
+                let got = c.global_property(name, net.transitions.len()).unwrap();
+                prop_assert_eq!(got, want.by_name(name), "{}", name);
+            }
+        }
+    }
+
+    /// The global properties of a net lowered with its groups, and its StateSpace figures.
+    fn grouped_globals(net: &PetriNet) -> Vec<Option<bool>> {
+        let groups = OneHot::find(net, &semiflow_supports(net, &|| false));
+        assert_eq!(groups.groups, vec![vec![0, 1, 2]]);
+        let model = groups.to_model(net, &[0]).unwrap();
+        let mut ss = generate_with(
+            &model,
+            Method::Saturation,
+            Relations::Implicit,
+            Limits::none(),
+            None,
+        )
+        .unwrap();
+        let mut c = checker(&mut ss, &model, net, Deadlocks::Maximal);
+        GLOBAL_PROPERTIES
+            .iter()
+            .map(|p| c.global_property(p, net.transitions.len()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_groups_place_never_marked_is_stable_and_one_always_marked_too() {
+        // a <-> b, and c -> a with c never marked: c is stable, the net one-safe and live
+        // but for c -> a
+        let arcs = |i: usize, o: usize| (vec![(i, 1)], vec![(o, 1)], vec![]);
+        let net = petri_net(&[1, 0, 0], vec![arcs(0, 1), arcs(1, 0), arcs(2, 0)]);
+        let got = grouped_globals(&net);
+        // ReachabilityDeadlock, QuasiLiveness, Liveness, OneSafe, StableMarking
+        assert_eq!(
+            got,
+            vec![
+                Some(false),
+                Some(false),
+                Some(false),
+                Some(true),
+                Some(true)
+            ]
+        );
+        // a -> b -> c -> a: every place marked and unmarked in turn, none stable
+        let net = petri_net(&[1, 0, 0], vec![arcs(0, 1), arcs(1, 2), arcs(2, 0)]);
+        assert_eq!(
+            grouped_globals(&net),
+            vec![Some(false), Some(true), Some(true), Some(true), Some(false)]
+        );
+    }
 }

@@ -62,11 +62,9 @@ impl Checker<'_> {
         Ok(true)
     }
 
-    /// Per level `1..=K`: the smallest and largest local state over the reachable states (the
-    /// edges of the nodes of `rch` at that level).
-    pub fn local_ranges(&self) -> Vec<Option<(u32, u32)>> {
+    /// `visit(level, local state)` for every edge of every node of `rch`.
+    fn for_each_local(&self, mut visit: impl FnMut(usize, u32)) {
         let forest = self.forest();
-        let mut out = vec![None; forest.num_levels() + 1];
         let mut seen: FxHashSet<NodeId> = FxHashSet::default();
         let mut stack = vec![self.rch];
         while let Some(n) = stack.pop() {
@@ -75,12 +73,68 @@ impl Checker<'_> {
             }
             let l = forest.level(n);
             for e in forest.edges(n) {
-                let r: &mut Option<(u32, u32)> = &mut out[l];
-                *r = Some(r.map_or((e.idx, e.idx), |(a, b)| (a.min(e.idx), b.max(e.idx))));
+                visit(l, e.idx);
                 stack.push(e.child);
             }
         }
+    }
+
+    /// Per level `1..=K`: the smallest and largest local state over the reachable states (the
+    /// edges of the nodes of `rch` at that level).
+    pub fn local_ranges(&self) -> Vec<Option<(u32, u32)>> {
+        let mut out = vec![None; self.forest().num_levels() + 1];
+        self.for_each_local(|l, i| {
+            let r: &mut Option<(u32, u32)> = &mut out[l];
+            *r = Some(r.map_or((i, i), |(a, b)| (a.min(i), b.max(i))));
+        });
         out
+    }
+
+    /// Per level `1..=K`: the local states of the reachable states, as bits (for the one-hot
+    /// levels only; empty for the others).
+    fn one_hot_states(&self) -> Vec<Vec<bool>> {
+        let levels = &self.model.levels;
+        let mut out = vec![Vec::new(); self.forest().num_levels() + 1];
+        if !levels.iter().any(|l| l.one_hot) {
+            return out;
+        }
+        self.for_each_local(|l, i| {
+            if levels.get(l - 1).is_some_and(|v| v.one_hot) {
+                let bits = &mut out[l];
+                if bits.len() <= i as usize {
+                    bits.resize(i as usize + 1, false);
+                }
+                bits[i as usize] = true;
+            }
+        });
+        out
+    }
+
+    /// `StableMarking` and `OneSafe` from the levels' reachable local states. A place of its
+    /// own is stable when its level has one reachable local state and one-safe when none
+    /// exceeds 1. A one-hot group's places hold 0 or 1 token (one-safe); its place `j` is
+    /// stable when the token is never on it (`j` not a reachable local state) or always (`j`
+    /// the only one).
+    fn stable_and_one_safe(&self) -> (bool, bool) {
+        let ranges = self.local_ranges();
+        let states = self.one_hot_states();
+        let (mut stable, mut safe) = (false, true);
+        for (l, r) in ranges.iter().enumerate().skip(1) {
+            let Some((lo, hi)) = *r else { continue };
+            match self.model.levels.get(l - 1).filter(|v| v.one_hot) {
+                None => {
+                    stable |= lo == hi;
+                    safe &= hi <= 1;
+                }
+                Some(level) => {
+                    let bits = &states[l];
+                    let places = level.group.len().max(hi as usize + 1);
+                    let reached = bits.iter().filter(|&&b| b).count();
+                    stable |= reached == 1 || reached < places;
+                }
+            }
+        }
+        (stable, safe)
     }
 
     /// The global property `name` (one of [`GLOBAL_PROPERTIES`]) of a net with `transitions`
@@ -90,13 +144,12 @@ impl Checker<'_> {
         name: &str,
         transitions: usize,
     ) -> Result<Option<bool>, CtlError> {
-        let levels = || self.local_ranges().into_iter().skip(1);
         Ok(Some(match name {
             "ReachabilityDeadlock" => self.reachability_deadlock(),
             "QuasiLiveness" => self.quasi_liveness(transitions)?,
             "Liveness" => self.liveness(transitions)?,
-            "OneSafe" => levels().all(|r| r.is_none_or(|(_, hi)| hi <= 1)),
-            "StableMarking" => levels().any(|r| r.is_some_and(|(lo, hi)| lo == hi)),
+            "OneSafe" => self.stable_and_one_safe().1,
+            "StableMarking" => self.stable_and_one_safe().0,
             _ => return Ok(None),
         }))
     }

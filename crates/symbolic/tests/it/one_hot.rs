@@ -9,68 +9,12 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use saturn_model::order::semiflow_supports;
-use saturn_model::{Arc, OneHot, PetriNet, Place, Transition};
+use saturn_model::OneHot;
 use saturn_reference::explore_petri;
-use saturn_reference::strategies::{config, discard, random_net};
+use saturn_reference::strategies::{config, discard, random_net, with_process};
 use saturn_symbolic::metrics::state_space_metrics;
 use saturn_symbolic::statespace::generate_with;
 use saturn_symbolic::{Direction, Limits, Method, Reach, Relations};
-
-/// `net` with a process of `size` places (`g0` holds the token, at place `start`): a ring of
-/// transitions moves it from each place to the next, and transition `t` of `moves` (taken
-/// modulo the net's transitions) also moves it from place `a` to place `b` (a test when
-/// `a == b`). With `clash`, one more transition needs two of its places at once.
-fn with_process(
-    net: &PetriNet,
-    size: usize,
-    start: usize,
-    moves: &[(usize, usize, usize)],
-    clash: bool,
-) -> PetriNet {
-    let mut out = net.clone();
-    let base = out.places.len();
-    for i in 0..size {
-        out.places.push(Place {
-            id: format!("g{i}"),
-            name: format!("g{i}"),
-            initial: u64::from(i == start % size),
-        });
-    }
-    let arc = |i: usize| Arc {
-        place: base + i % size,
-        weight: 1,
-    };
-    let nt = out.transitions.len();
-    for &(t, a, b) in moves {
-        if nt > 0 {
-            let tr = &mut out.transitions[t % nt];
-            // one move per transition: a second would need two tokens of the process
-            if !tr.inputs.iter().any(|x| x.place >= base) {
-                tr.inputs.push(arc(a));
-                tr.outputs.push(arc(b));
-            }
-        }
-    }
-    for i in 0..size {
-        out.transitions.push(Transition {
-            id: format!("ring{i}"),
-            name: format!("ring{i}"),
-            inputs: vec![arc(i)],
-            outputs: vec![arc(i + 1)],
-            inhibitors: Vec::new(),
-        });
-    }
-    if clash {
-        out.transitions.push(Transition {
-            id: "clash".into(),
-            name: "clash".into(),
-            inputs: vec![arc(0), arc(1)],
-            outputs: vec![arc(0), arc(1)],
-            inhibitors: Vec::new(),
-        });
-    }
-    out
-}
 
 proptest! {
     #![proptest_config(config(150))]
