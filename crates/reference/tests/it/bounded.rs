@@ -13,60 +13,17 @@ use saturn_model::bounded::{
 use saturn_model::{Arc, PetriNet, Place, Transition};
 use saturn_reference::explore_petri;
 use saturn_reference::farkas;
+use saturn_reference::strategies::petri_net;
 
 const MAX_STATES: usize = 20_000;
 
-fn merge(v: Vec<(usize, u64)>) -> Vec<Arc> {
-    let mut out: Vec<Arc> = Vec::new();
-    for (p, w) in v {
-        match out.iter_mut().find(|a| a.place == p) {
-            Some(a) => a.weight += w,
-            None => out.push(Arc {
-                place: p,
-                weight: w,
-            }),
-        }
-    }
-    out
-}
-
-/// Input, output and inhibitor arcs `(place, weight)` of one transition.
-type Arcs = (Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>);
-
-fn net(places: Vec<u64>, ts: Vec<Arcs>) -> PetriNet {
-    PetriNet {
-        name: "random".into(),
-        places: places
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| Place {
-                id: format!("p{i}"),
-                name: format!("p{i}"),
-                initial: m,
-            })
-            .collect(),
-        transitions: ts
-            .into_iter()
-            .enumerate()
-            .map(|(i, (inp, out, inh))| Transition {
-                id: format!("t{i}"),
-                name: format!("t{i}"),
-                inputs: merge(inp),
-                outputs: merge(out),
-                inhibitors: merge(inh),
-            })
-            .collect(),
-    }
-}
-
-/// A random net: up to 6 places, up to 6 transitions, small weights, optional inhibitor arcs.
 fn random_net(inhibitors: bool) -> impl Strategy<Value = PetriNet> {
     (1usize..=6, 0usize..=6).prop_flat_map(move |(np, nt)| {
         let places = proptest::collection::vec(0u64..=2, np);
         let arcs = proptest::collection::vec((0..np, 1u64..=2), 0..=3);
         let inhib = proptest::collection::vec((0..np, 1u64..=3), 0..=usize::from(inhibitors));
         let transitions = proptest::collection::vec((arcs.clone(), arcs, inhib), nt);
-        (places, transitions).prop_map(|(places, ts)| net(places, ts))
+        (places, transitions).prop_map(|(places, ts)| petri_net(&places, ts))
     })
 }
 
@@ -86,7 +43,7 @@ fn conservative_net() -> impl Strategy<Value = PetriNet> {
                     (i, o, inh)
                 })
                 .collect();
-            net(places, ts)
+            petri_net(&places, ts)
         })
     })
 }
@@ -284,10 +241,7 @@ fn arc(place: usize, weight: u64) -> Arc {
 
 /// p0 -> t0 -> p0 + p1: unbounded in p1.
 fn pump_net() -> PetriNet {
-    net(
-        vec![1, 0],
-        vec![(vec![(0, 1)], vec![(0, 1), (1, 1)], vec![])],
-    )
+    petri_net(&[1, 0], vec![(vec![(0, 1)], vec![(0, 1), (1, 1)], vec![])])
 }
 
 #[test]
@@ -337,8 +291,8 @@ fn replay_accepts_a_true_witness_and_names_every_flaw() {
 #[test]
 fn a_witness_needs_a_prefix() {
     // t0 moves the token p0 -> p1; t1 pumps p2 only when p1 is marked.
-    let net = net(
-        vec![1, 0, 0],
+    let net = petri_net(
+        &[1, 0, 0],
         vec![
             (vec![(0, 1)], vec![(1, 1)], vec![]),
             (vec![(1, 1)], vec![(1, 1), (2, 1)], vec![]),
@@ -361,8 +315,8 @@ fn a_witness_needs_a_prefix() {
 fn sinks_are_bounded_by_the_inequality_cone() {
     // t0 consumes from p0 and produces nothing; t1 moves p1 -> p0: no P-semiflow covers p0 or
     // p1 with equality on t0, but y = (1, 1) gives y^T C = (-1, 0) <= 0.
-    let net = net(
-        vec![2, 3],
+    let net = petri_net(
+        &[2, 3],
         vec![
             (vec![(0, 1)], vec![], vec![]),
             (vec![(1, 1)], vec![(0, 1)], vec![]),
@@ -376,8 +330,8 @@ fn sinks_are_bounded_by_the_inequality_cone() {
 #[test]
 fn weighted_semiflow_bounds_are_exact() {
     // t0: 2 p0 -> p1; t1: p1 -> 2 p0. y = (1, 2): p0 <= 4, p1 <= 2.
-    let net = net(
-        vec![4, 0],
+    let net = petri_net(
+        &[4, 0],
         vec![
             (vec![(0, 2)], vec![(1, 1)], vec![]),
             (vec![(1, 1)], vec![(0, 2)], vec![]),
@@ -391,8 +345,8 @@ fn weighted_semiflow_bounds_are_exact() {
 fn stopping_gives_unknown() {
     // an unbounded place hidden behind an inhibitor arc on a pump that needs it empty is
     // still searched; a stop request ends the search at once
-    let net = net(
-        vec![1, 0],
+    let net = petri_net(
+        &[1, 0],
         vec![(vec![(0, 1)], vec![(0, 1), (1, 1)], vec![(1, 1_000_000_000)])],
     );
     match decide_boundedness_with(&net, &limits(), &|| true) {
