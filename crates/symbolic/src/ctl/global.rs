@@ -90,34 +90,29 @@ impl Checker<'_> {
         out
     }
 
-    /// Per level `1..=K`: the local states of the reachable states, as bits (for the one-hot
-    /// levels only; empty for the others).
-    fn one_hot_states(&self) -> Vec<Vec<bool>> {
-        let levels = &self.model.levels;
-        let mut out = vec![Vec::new(); self.forest().num_levels() + 1];
-        if !levels.iter().any(|l| l.one_hot) {
-            return out;
-        }
-        self.for_each_local(|l, i| {
-            if levels.get(l - 1).is_some_and(|v| v.one_hot) {
-                let bits = &mut out[l];
-                if bits.len() <= i as usize {
-                    bits.resize(i as usize + 1, false);
-                }
-                bits[i as usize] = true;
-            }
-        });
-        out
-    }
-
     /// `StableMarking` and `OneSafe` from the levels' reachable local states. A place of its
     /// own is stable when its level has one reachable local state and one-safe when none
     /// exceeds 1. A one-hot group's places hold 0 or 1 token (one-safe); its place `j` is
     /// stable when the token is never on it (`j` not a reachable local state) or always (`j`
     /// the only one).
     fn stable_and_one_safe(&self) -> (bool, bool) {
-        let ranges = self.local_ranges();
-        let states = self.one_hot_states();
+        // one traversal: each level's range of local states and, on the one-hot levels,
+        // which local states occur
+        let levels = &self.model.levels;
+        let k = self.forest().num_levels();
+        let mut ranges: Vec<Option<(u32, u32)>> = vec![None; k + 1];
+        let mut states: Vec<Vec<bool>> = vec![Vec::new(); k + 1];
+        self.for_each_local(|l, i| {
+            let r = &mut ranges[l];
+            *r = Some(r.map_or((i, i), |(a, b)| (a.min(i), b.max(i))));
+            if levels.get(l - 1).is_some_and(|v| v.one_hot) {
+                let bits = &mut states[l];
+                if bits.len() <= i as usize {
+                    bits.resize(i as usize + 1, false);
+                }
+                bits[i as usize] = true;
+            }
+        });
         let (mut stable, mut safe) = (false, true);
         for (l, r) in ranges.iter().enumerate().skip(1) {
             let Some((lo, hi)) = *r else { continue };
