@@ -141,6 +141,27 @@ fn parse(args: &ParseArgs) -> anyhow::Result<ExitCode> {
 
 impl Cmd {
     /// The subcommand's name, its model as given, and whether it prints JSON.
+    /// The run's `--timeout` in seconds (for `mcc`, else `BK_TIME_CONFINEMENT`, as the contest
+    /// gives it; a malformed value is refused by `mcc` itself).
+    fn timeout(&self) -> Option<u64> {
+        let limits = match self {
+            Cmd::Statespace(a) => &a.limits,
+            Cmd::Check(a) => &a.limits,
+            Cmd::Scc(a) => &a.limits,
+            Cmd::Export(a) => &a.limits,
+            Cmd::Mcc(a) => {
+                return a.limits.timeout.or_else(|| {
+                    std::env::var("BK_TIME_CONFINEMENT")
+                        .ok()
+                        .and_then(|v| v.trim().parse().ok())
+                        .filter(|&s| s > 0)
+                })
+            }
+            Cmd::Generate(_) | Cmd::Parse(_) | Cmd::Completions { .. } => return None,
+        };
+        limits.timeout
+    }
+
     fn context(&self) -> (&'static str, String, bool) {
         match self {
             Cmd::Statespace(a) => ("statespace", a.model.clone(), a.json),
@@ -202,6 +223,39 @@ fn fail(command: &str, model: &str, json: bool, e: anyhow::Error) -> ExitCode {
     }
 }
 
+/// How long after its `--timeout` a run that did not stop itself is cut by the watchdog.
+const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The last guard of `--timeout`. The engines stop themselves at the deadline, polling it
+/// between steps; a stretch that does not poll (one long step on a loaded machine: the corpus
+/// run of issue 49 met one that went on 30 s past a 60 s limit) is cut here,
+/// [`WATCHDOG_GRACE`] after the deadline: the message of a timeout on stderr (and the JSON
+/// object with `--json`), exit 3. It holds stdout while it reports, so that a line the worker
+/// is writing is finished, not cut; answers printed before it stay printed.
+fn watchdog(timeout: Option<u64>, command: &'static str, model: String, json: bool) {
+    let Some(secs) = timeout else { return };
+    let spawned = std::thread::Builder::new()
+        .name("watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(secs) + WATCHDOG_GRACE);
+            let _stdout = std::io::stdout().lock();
+            let f = Failure::interrupted(
+                saturn_symbolic::Interrupted::Timeout,
+                "the run",
+                format!(
+                    "time limit of {secs} s reached (cut {} s after it: a step did not stop \
+                     in time)",
+                    WATCHDOG_GRACE.as_secs()
+                ),
+            );
+            let _ = fail(command, &model, json, anyhow::Error::new(f));
+            std::process::exit(3);
+        });
+    if spawned.is_err() {
+        eprintln!("warning: no watchdog thread; the engines' own polling of --timeout remains");
+    }
+}
+
 /// Engines recurse once per level (thousands for contest nets): run on a thread with a big stack.
 const STACK_BYTES: usize = saturn_symbolic::statespace::WORKER_STACK;
 
@@ -246,11 +300,23 @@ fn main() -> ExitCode {
     {
         saturn_dd::set_default_max_nodes(n);
     }
+    watchdog(cli.cmd.timeout(), command, model.clone(), json);
+    // a testing hook: a stretch that does not poll the deadline, for the watchdog's test
+    let stall = std::env::var("SATURN_TEST_STALL_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || match run(cli.cmd) {
-            Ok(code) => code,
-            Err(e) => fail(command, &model, json, e),
+        .spawn(move || {
+            match {
+                if let Some(secs) = stall {
+                    std::thread::sleep(std::time::Duration::from_secs(secs));
+                }
+                run(cli.cmd)
+            } {
+                Ok(code) => code,
+                Err(e) => fail(command, &model, json, e),
+            }
         });
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,

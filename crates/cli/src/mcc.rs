@@ -279,10 +279,16 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             answer(a, exam, &lines, extra)
         }
         Ended::Stopped(i) => {
-            let mut f = Failure::interrupted(
-                i,
-                &format!("saturn: {spec}: StateSpace"),
-                limits.describe(i),
+            // the formulas answered before the stop are printed; the others are CANNOT_COMPUTE
+            let mut f = Failure::with(
+                crate::report::status_of(i),
+                vec![crate::report::Diagnostic::plain(format!(
+                    "saturn: {spec}: {exam}: the state space stopped, {}; {failed} of its {} \
+                     formulas unanswered (CANNOT_COMPUTE)",
+                    limits.describe(i),
+                    items.len()
+                ))],
+                3,
             );
             f.stdout_line = Some(lines.join("\n"));
             Err(f.into())

@@ -710,3 +710,51 @@ fn scc_closure_stops_under_the_memory_limit() {
     );
     no_panic(&m.stderr);
 }
+
+/// The watchdog behind `--timeout`: a stretch that does not poll the deadline (the hook
+/// `SATURN_TEST_STALL_SECS` sleeps before the run starts) is cut two seconds after the limit,
+/// with the timeout's message and exit 3, and with `--json` one JSON object of status
+/// `timeout`. Without the watchdog these runs take the whole 30 s stall.
+#[test]
+fn a_run_that_does_not_stop_itself_is_cut_after_its_timeout() {
+    for json_out in [false, true] {
+        let mut args = vec!["statespace", "kanban:2", "--timeout", "1"];
+        if json_out {
+            args.push("--json");
+        }
+        let start = std::time::Instant::now();
+        let out = saturn()
+            .env("SATURN_TEST_STALL_SECS", "30")
+            .args(&args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(secs < 20.0, "cut after {secs:.1} s: {err}");
+        assert!(
+            err.contains("time limit of 1 s reached (cut 2 s after it"),
+            "{err}"
+        );
+        no_panic(&err);
+        if json_out {
+            let v: Json = serde_json::from_slice(&out.stdout).expect("one JSON object");
+            assert_envelope(&v, "timeout");
+        } else {
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // `mcc` takes its limit from BK_TIME_CONFINEMENT too
+    let d = ContestDir::new("lasso.pnml");
+    let out = saturn()
+        .env("SATURN_TEST_STALL_SECS", "30")
+        .env("BK_TIME_CONFINEMENT", "1")
+        .args(["mcc", &d.path(), "--examination", "StateSpace"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("(cut 2 s after it"), "{err}");
+}

@@ -18,7 +18,9 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use saturn_ctmc::props::{fmt_num, Answer, Bounded, CheckError, Checker, Csl, Interval, Stats};
+use saturn_ctmc::props::{
+    fmt_num, Answer, Bounded, CheckError, Checker, Csl, Interval, Rel, Stats,
+};
 use saturn_ctmc::solve::Options;
 use saturn_prism::program::Type;
 use saturn_prism::ConstOverrides;
@@ -50,9 +52,9 @@ struct Measured {
     sets: Option<(usize, usize)>,
 }
 
-/// `f` without its top-level threshold: the number it compares (`P~p [...]` gives `P=? [...]`),
-/// or `None` when `f` has no threshold at its top.
-fn compared_number(f: &Csl) -> Option<Csl> {
+/// `f` without its top-level threshold: the number it compares (`P~p [...]` gives `P=? [...]`)
+/// and the threshold, or `None` when `f` has no threshold at its top.
+fn compared_number(f: &Csl) -> Option<(Csl, (Rel, f64))> {
     let mut g = f.clone();
     let bound = match &mut g {
         Csl::Until { bound, .. }
@@ -62,8 +64,20 @@ fn compared_number(f: &Csl) -> Option<Csl> {
         | Csl::Reward { bound, .. } => bound,
         _ => return None,
     };
-    bound.take()?;
-    Some(g)
+    let threshold = bound.take()?;
+    Some((g, threshold))
+}
+
+/// The number's values compared with the threshold, as the checker compares them
+/// (`Interval::compare`): a state whose interval lies on one side is decided, the others are
+/// undecided, and without a guarantee (an estimate) every state is undecided.
+fn thresholded(vals: &[Bounded], (rel, p): (Rel, f64), guaranteed: bool) -> Vec<Bounded> {
+    vals.iter()
+        .map(|v| match v.interval() {
+            Some(i) if guaranteed => Bounded::truth(i.compare(rel, p)),
+            _ => Bounded::Undecided,
+        })
+        .collect()
 }
 
 /// The values of the initial states as bounds: their hull, and the answer (one state's
@@ -99,39 +113,22 @@ fn satisfying_sets(vals: &[Bounded], init: &[usize]) -> ((usize, usize), Answer)
     ((sure, sure + undecided), verdict)
 }
 
-/// The statistics of two evaluations together.
-fn merged(mut a: Stats, b: &Stats) -> Stats {
-    a.iterations += b.iterations;
-    a.guaranteed &= b.guaranteed;
-    a.undecided = a.undecided.max(b.undecided);
-    for (into, from) in [
-        (&mut a.methods, &b.methods),
-        (&mut a.unguaranteed, &b.unguaranteed),
-        (&mut a.bounding, &b.bounding),
-        (&mut a.wide, &b.wide),
-    ] {
-        for m in from {
-            if !into.contains(m) {
-                into.push(m.clone());
-            }
-        }
-    }
-    a
-}
-
 /// Evaluate `f` (a boolean when `boolean`) at the checker's epsilon: the sets and the verdict
-/// of a boolean, the bounds of a number (of the number a threshold compares).
+/// of a boolean, the bounds of a number (of the number a threshold compares). A threshold at
+/// the top is solved once: its number is evaluated and compared here, as the checker would.
 fn measure(
     checker: &mut Checker,
     f: &Csl,
     boolean: bool,
     init: &[usize],
 ) -> Result<(Measured, Stats), CheckError> {
-    let vals = checker.eval(f)?;
-    let stats = checker.stats().clone();
+    let top = if boolean { compared_number(f) } else { None };
+    let vals = checker.eval(top.as_ref().map_or(f, |(g, _)| g))?;
+    let mut stats = checker.stats().clone();
+    let hull = initial_bounds(&vals, init);
     if !boolean {
-        let (hull, answer) = initial_bounds(&vals, init)
-            .ok_or_else(|| CheckError::Filter("no number in the initial state".into()))?;
+        let (hull, answer) =
+            hull.ok_or_else(|| CheckError::Filter("no number in the initial state".into()))?;
         let m = Measured {
             answer,
             bounds: Some(hull),
@@ -139,18 +136,21 @@ fn measure(
         };
         return Ok((m, stats));
     }
-    let (sets, answer) = satisfying_sets(&vals, init);
-    let mut m = Measured {
+    let truths = match top {
+        Some((_, threshold)) => {
+            let t = thresholded(&vals, threshold, stats.guaranteed);
+            stats.undecided = t.iter().filter(|v| **v == Bounded::Undecided).count();
+            t
+        }
+        None => vals,
+    };
+    let (sets, answer) = satisfying_sets(&truths, init);
+    let m = Measured {
         answer,
-        bounds: None,
+        bounds: hull.map(|(h, _)| h),
         sets: Some(sets),
     };
-    let Some(g) = compared_number(f) else {
-        return Ok((m, stats));
-    };
-    let vals = checker.eval(&g)?;
-    m.bounds = initial_bounds(&vals, init).map(|(hull, _)| hull);
-    Ok((m, merged(stats, checker.stats())))
+    Ok((m, stats))
 }
 
 /// The table's cells of a point: result, then (when the property has them) lower, upper and
@@ -499,9 +499,38 @@ mod tests {
             left: atom.clone(),
             right: atom.clone(),
         };
-        let thresholded = until(Some((saturn_ctmc::props::Rel::Le, 0.2)));
-        assert_eq!(compared_number(&thresholded), Some(until(None)));
+        let thresholded = until(Some((Rel::Le, 0.2)));
+        assert_eq!(
+            compared_number(&thresholded),
+            Some((until(None), (Rel::Le, 0.2)))
+        );
         assert_eq!(compared_number(&until(None)), None);
         assert_eq!(compared_number(&Csl::Not(Box::new(thresholded))), None);
+    }
+
+    #[test]
+    fn a_threshold_decides_the_states_whose_bounds_lie_on_one_side() {
+        let vals = [
+            Bounded::Within(0.4, 0.6),
+            Bounded::Within(0.6, 0.7),
+            Bounded::Within(0.1, 0.2),
+            Bounded::Undecided,
+            Bounded::Exact(saturn_model::expr::Value::Real(0.5)),
+        ];
+        let t = thresholded(&vals, (Rel::Ge, 0.5), true);
+        let truth = |b: Option<bool>| Bounded::truth(b);
+        assert_eq!(
+            t,
+            vec![
+                truth(None),
+                truth(Some(true)),
+                truth(Some(false)),
+                truth(None),
+                truth(Some(true)),
+            ]
+        );
+        // an estimate without a guarantee decides nothing
+        let t = thresholded(&vals, (Rel::Ge, 0.5), false);
+        assert!(t.iter().all(|v| *v == Bounded::Undecided));
     }
 }

@@ -112,6 +112,17 @@ fn bounds_and_sets_against_epsilon_contain_the_exact_values() {
             }
         }
     }
+    // a threshold is solved once: as many iterations as the number it compares, and the
+    // same bounds
+    for (number, threshold) in [(0, 1), (2, 3)] {
+        for (n, t) in points(&v, number).iter().zip(points(&v, threshold)) {
+            assert_eq!(n["iterations"], t["iterations"], "{n} {t}");
+            assert_eq!(
+                (n["lower"].clone(), n["upper"].clone()),
+                (t["lower"].clone(), t["upper"].clone())
+            );
+        }
+    }
     // the numeric properties' result is the middle of their bounds
     let p = &points(&v, 0)[3];
     assert!((f(p, "result") - 0.4).abs() < 1e-4, "{p}");

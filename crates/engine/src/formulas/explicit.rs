@@ -11,7 +11,15 @@
 //! - Liveness only when it fails for a reason a marking shows: a deadlock, or (complete) a
 //!   transition never enabled. Proving it needs the strongly connected components.
 //!
+//! Before the search, random walks from the initial marking ([`walk`]) show their markings
+//! to the same questions: a witness of `EF φ` (a counterexample of `AG φ`), a deadlock, a
+//! second token may lie deeper than a breadth-first search gets within its memory, and a walk
+//! reaches it in milliseconds, as the contest's leading tools find them first. Walks only
+//! decide what a reachable marking shows; what needs every marking stays with the search.
+//!
 //! CTL formulas with nested temporal operators stay with the symbolic side.
+
+use std::time::{Duration, Instant};
 
 use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
@@ -172,6 +180,21 @@ pub(super) fn run(
     };
     let most = saturn_explicit::most_markings(net, &bounds, &cfg);
     let stopped = || stop() || limits.check().is_err() || beyond(most);
+    let walk_for = limits.deadline.map_or(WALK_TIME, |d| {
+        WALK_TIME.min(d.saturating_duration_since(Instant::now()) / 16)
+    });
+    // the bounds' product caps the markings: below WALK_STEPS the search is as quick
+    let few = bounds.iter().try_fold(1u64, |n, b| {
+        b.and_then(|b| n.checked_mul(b.saturating_add(1)))
+            .filter(|&n| n <= WALK_STEPS)
+    });
+    if few.is_none() && walk(net, walk_for, &stop, &mut visit) {
+        return if tracks.open.is_empty() {
+            Ok(())
+        } else {
+            Err(limits.check().err().unwrap_or(Interrupted::Cancelled))
+        };
+    }
     let got =
         saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
     match got {
@@ -201,6 +224,75 @@ pub(super) fn run(
         board.decide(n, v, Technique::Explicit);
     }
     Ok(())
+}
+
+/// The longest the walks of [`walk`] take (less when the time left is short: a sixteenth of it).
+const WALK_TIME: Duration = Duration::from_secs(4);
+
+/// The most markings the walks of [`walk`] show in all: a small net's search is done in less
+/// (the walks must not delay what it completes in milliseconds), and a large one's walks stop
+/// at [`WALK_TIME`] first.
+const WALK_STEPS: u64 = 100_000;
+
+/// Random walks from the initial marking for at most `time` and [`WALK_STEPS`] markings (or
+/// until `stop`), each firing
+/// uniformly among the enabled transitions, showing every marking to `visit` (with `true` at a
+/// deadlock, where the walk ends); a walk ends at its length (ten times the number of places,
+/// within 1,000..100,000) and the next starts over. The first marking shown is the initial
+/// one. `true` when `visit` said it is done. Deterministic: the generator has a fixed seed.
+fn walk(
+    net: &PetriNet,
+    time: Duration,
+    stop: &dyn Fn() -> bool,
+    visit: &mut dyn FnMut(&[u64], bool) -> bool,
+) -> bool {
+    let nt = net.transitions.len();
+    let m0 = net.initial_marking();
+    let length = (10 * m0.len()).clamp(1_000, 100_000);
+    let start = Instant::now();
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut below = |n: usize| {
+        // xorshift64*
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        ((rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n as u64) as usize
+    };
+    let mut enabled = Vec::with_capacity(nt);
+    let mut steps = 0u64;
+    loop {
+        let mut m = m0.clone();
+        for _ in 0..=length {
+            enabled.clear();
+            enabled.extend((0..nt).filter(|&t| net.enabled(t, &m)));
+            let dead = enabled.is_empty();
+            if visit(&m, dead) {
+                return true;
+            }
+            steps += 1;
+            if steps >= WALK_STEPS || steps % 256 == 0 && (start.elapsed() >= time || stop()) {
+                return false;
+            }
+            if dead {
+                break;
+            }
+            let t = enabled[below(enabled.len())];
+            let tr = &net.transitions[t];
+            for a in &tr.inputs {
+                m[a.place] -= a.weight;
+            }
+            for a in &tr.outputs {
+                // a place past u64 ends the walk (the search reports the overflow)
+                match m[a.place].checked_add(a.weight) {
+                    Some(v) => m[a.place] = v,
+                    None => return false,
+                }
+            }
+        }
+        if start.elapsed() >= time || stop() {
+            return false;
+        }
+    }
 }
 
 impl Seen {

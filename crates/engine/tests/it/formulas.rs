@@ -287,3 +287,93 @@ proptest! {
         ));
     }
 }
+
+/// Forty independent toggles beside a counter `c` that `inc` raises up to 30: 2^40 · 31
+/// markings, and `c = 20` first at depth 20, beyond every marking of a smaller depth (more
+/// than 10^20 of them). The breadth-first search alone never gets there; the random walks
+/// before it (each firing uniformly among the 41 enabled transitions, so about one step in 41
+/// raises `c`) do, within their first walk or two.
+fn toggles_and_a_counter() -> PetriNet {
+    use saturn_model::{Arc, Place, Transition};
+    let place = |id: String, initial| Place {
+        name: id.clone(),
+        id,
+        initial,
+    };
+    let arc = |place| Arc { place, weight: 1 };
+    let mut net = PetriNet {
+        name: "toggles".into(),
+        places: vec![place("c".into(), 0), place("cap".into(), 30)],
+        ..PetriNet::default()
+    };
+    net.transitions.push(Transition {
+        id: "inc".into(),
+        name: "inc".into(),
+        inputs: vec![arc(1)],
+        outputs: vec![arc(0)],
+        ..Transition::default()
+    });
+    for i in 0..40 {
+        let (a, b) = (net.places.len(), net.places.len() + 1);
+        net.places.push(place(format!("a{i}"), 1));
+        net.places.push(place(format!("b{i}"), 0));
+        for (id, from, to) in [(format!("on{i}"), a, b), (format!("off{i}"), b, a)] {
+            net.transitions.push(Transition {
+                name: id.clone(),
+                id,
+                inputs: vec![arc(from)],
+                outputs: vec![arc(to)],
+                ..Transition::default()
+            });
+        }
+    }
+    net
+}
+
+#[test]
+fn random_walks_find_what_lies_beyond_the_breadth_first_search() {
+    let net = toggles_and_a_counter();
+    let c20 = StateFormula::Atom(saturn_logic::Atom {
+        lhs: LinExpr {
+            terms: vec![(0, 1)],
+            constant: 0,
+        },
+        op: saturn_logic::CmpOp::Ge,
+        bound: 20,
+    });
+    let formula = |f| Item {
+        id: String::new(),
+        question: Question::Formula(ResolvedQuery::Formula(f)),
+    };
+    let items = vec![
+        formula(StateFormula::EF(Box::new(c20.clone()))),
+        formula(StateFormula::AG(Box::new(StateFormula::Not(Box::new(c20))))),
+    ];
+    let limits = Limits {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(30)),
+        ..Limits::none()
+    };
+    let start = std::time::Instant::now();
+    let got = check(
+        &net,
+        &lower(&net),
+        &items,
+        &options(ExplicitMode::Only, false),
+        limits,
+        None,
+    );
+    let values: Vec<Option<(Value, Technique)>> = got
+        .verdicts
+        .iter()
+        .map(|v| v.decided.as_ref().map(|d| (d.value.clone(), d.technique)))
+        .collect();
+    assert_eq!(
+        values,
+        vec![
+            Some((Value::Bool(true), Technique::Explicit)),
+            Some((Value::Bool(false), Technique::Explicit)),
+        ],
+        "after {:?}",
+        start.elapsed()
+    );
+}
