@@ -11,8 +11,9 @@
 //!   unboundedness witness) and a CTL checker, each remaining question with an equal share of
 //!   the time left;
 //! - the explicit side ([`explicit`]), on a second thread after [`crate::EXPLICIT_DELAY`] (with
-//!   the portfolio, as in the StateSpace race) within the explicit search's memory budget: a
-//!   breadth-first search that evaluates the questions it can decide on each marking.
+//!   the portfolio, as in the StateSpace race) within the explicit search's memory budget:
+//!   random walks, then a breadth-first search, that evaluate the questions they can decide on
+//!   each marking.
 //!
 //! A question decided by one side cancels the other's work on it (its flag on the board); once
 //! every question is decided, the generation is cancelled too, and the explicit search stops
