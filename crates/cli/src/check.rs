@@ -237,8 +237,18 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let total = ss.metrics.states.to_string();
     let model = &models[won];
-    let mut checker = queries::checker(&mut ss, model, &net, a.deadlocks.deadlocks());
-    checker.set_limits(limits);
+    let within = queries::checker_within(&mut ss, model, &net, a.deadlocks.deadlocks(), limits);
+    let mut checker = match within {
+        Ok(c) => c,
+        Err(i) => {
+            return Err(Failure::interrupted(
+                i,
+                &format!("saturn: {}: the reachable deadlocks", a.model),
+                a.limits.describe(i),
+            )
+            .into())
+        }
+    };
     checker.set_eu_method(a.eu_method.eu_method());
     checker.set_eg_method(a.eg_method.eg_method());
     checker.set_fair_method(a.fair_method.fair_method());

@@ -149,7 +149,7 @@ pub fn from_file_each(path: &std::path::Path, net: &PetriNet) -> Result<Vec<Job>
 
 // the glue from a generated state space to a checker is the engine's (the contest's formula
 // examinations use it there)
-pub use saturn_engine::formulas::symbolic::{answer, checker, Answer};
+pub use saturn_engine::formulas::symbolic::{answer, checker_within, Answer};
 
 /// The marking of `state` (local states by level) as `(place, tokens)` for the places that
 /// hold tokens, in level order from the top.

@@ -4,7 +4,9 @@
 //! - `EF φ` / `AG φ` with `φ` free of temporal operators: a `φ`-state (`¬φ`-state) found
 //!   decides TRUE (FALSE) at once; a complete exploration decides the others;
 //! - a formula free of temporal operators: its value in the initial marking;
-//! - UpperBounds: the maximum over the markings, once the exploration is complete;
+//! - UpperBounds: a marking that meets the places' structural bounds (the cap of
+//!   `structural_cap`) decides it at once, else the maximum over the markings once the
+//!   exploration is complete;
 //! - ReachabilityDeadlock (a deadlock found: TRUE), QuasiLiveness (every transition seen
 //!   enabled: TRUE), OneSafe (a place with two tokens: FALSE), StableMarking (every place seen
 //!   with two counts: FALSE), each decided the other way by a complete exploration;
@@ -37,10 +39,12 @@ enum Track {
     },
     /// A formula without temporal operators: its value in the initial marking.
     Now(StateFormula),
-    /// The largest value seen.
+    /// The largest value seen, and a structural cap on every reachable value (places'
+    /// bounds times the positive coefficients): a marking that meets the cap decides it.
     Bound {
         expr: LinExpr,
         max: i128,
+        cap: Option<i128>,
     },
     Deadlock,
     QuasiLiveness,
@@ -84,6 +88,7 @@ impl Tracks {
                     Question::Formula(ResolvedQuery::Bound(e)) => Track::Bound {
                         expr: e.clone(),
                         max: i128::MIN,
+                        cap: None,
                     },
                     Question::Global(p) => match *p {
                         "ReachabilityDeadlock" => Track::Deadlock,
@@ -143,6 +148,11 @@ pub(super) fn run(
         m0,
     };
     let bounds = crate::quick_bounds(net, limits).bounds;
+    for (_, t) in &mut tracks.open {
+        if let Track::Bound { expr, cap, .. } = t {
+            *cap = structural_cap(expr, &bounds);
+        }
+    }
     let cfg = saturn_explicit::Config {
         max_bytes: crate::explicit_bytes(limits),
         ..saturn_explicit::Config::default()
@@ -158,9 +168,9 @@ pub(super) fn run(
                     saturn_ltl::net::eval(net, target, m).then_some(Value::Bool(*ef))
                 }
                 Track::Now(f) => Some(Value::Bool(saturn_ltl::net::eval(net, f, m))),
-                Track::Bound { expr, max } => {
+                Track::Bound { expr, max, cap } => {
                     *max = (*max).max(expr.eval(m));
-                    None
+                    (*cap == Some(*max)).then_some(Value::Bound(*max))
                 }
                 Track::Deadlock => dead.then_some(Value::Bool(true)),
                 Track::QuasiLiveness => (seen.never_enabled == 0).then_some(Value::Bool(true)),
@@ -224,6 +234,19 @@ pub(super) fn run(
         board.decide(n, v, Technique::Explicit);
     }
     Ok(())
+}
+
+/// An upper bound of `expr` over every marking within the places' `bounds`: its constant plus
+/// each positive coefficient times its place's bound (token counts are never negative), `None`
+/// when such a place has no bound.
+fn structural_cap(expr: &LinExpr, bounds: &[Option<u64>]) -> Option<i128> {
+    expr.terms.iter().filter(|&&(_, c)| c > 0).try_fold(
+        i128::from(expr.constant),
+        |acc, &(p, c)| {
+            let b = bounds.get(p).copied().flatten()?;
+            acc.checked_add(i128::from(c).checked_mul(i128::from(b))?)
+        },
+    )
 }
 
 /// The longest the walks of [`walk`] take (less when the time left is short: a sixteenth of it).
@@ -314,5 +337,26 @@ impl Seen {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_structural_cap_takes_the_positive_coefficients_bounds() {
+        let expr = |terms: Vec<(usize, i64)>, constant| LinExpr { terms, constant };
+        let bounds = [Some(3), None, Some(5)];
+        assert_eq!(
+            structural_cap(&expr(vec![(0, 2), (2, 1)], 1), &bounds),
+            Some(12)
+        );
+        // a negative coefficient counts as zero tokens; an unbounded place gives no cap
+        assert_eq!(
+            structural_cap(&expr(vec![(0, 1), (1, -4)], 0), &bounds),
+            Some(3)
+        );
+        assert_eq!(structural_cap(&expr(vec![(1, 1)], 0), &bounds), None);
     }
 }

@@ -11,7 +11,7 @@ use saturn_model::{Model, PetriNet};
 use saturn_symbolic::atoms::Atoms;
 use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks};
 use saturn_symbolic::statespace::StateSpace;
-use saturn_symbolic::{Direction, Limits, Progress, Reach};
+use saturn_symbolic::{Direction, Interrupted, Limits, Progress, Reach};
 
 use super::{Board, Ended, FormulaOptions, Item, Question, Technique, Value};
 use crate::Reachable;
@@ -57,6 +57,19 @@ pub fn checker<'a>(
     let atoms = atoms_for(model, net);
     let reach = Reach::new(&mut ss.dd, model, Direction::Forward, None);
     Checker::new(reach, model, atoms, ss.states, deadlocks)
+}
+
+/// [`checker`] within `limits` ([`Checker::new_within`]): `Err` when a limit stops it.
+pub fn checker_within<'a>(
+    ss: &'a mut StateSpace,
+    model: &Model,
+    net: &PetriNet,
+    deadlocks: Deadlocks,
+    limits: Limits,
+) -> Result<Checker<'a>, Interrupted> {
+    let atoms = atoms_for(model, net);
+    let reach = Reach::new(&mut ss.dd, model, Direction::Forward, None);
+    Checker::new_within(reach, model, atoms, ss.states, deadlocks, limits)
 }
 
 /// The answer to one query.
@@ -140,7 +153,12 @@ pub(super) fn run(
     match crate::reachable_beside(net, models, &opts.engine, limits, progress, busy, proven) {
         Ok(Reachable::Unbounded(w)) => Ended::Unbounded(w),
         Ok(Reachable::Generated { won, mut ss }) => {
-            let mut checker = checker(&mut ss, &models[won], net, Deadlocks::Maximal);
+            let within = checker_within(&mut ss, &models[won], net, Deadlocks::Maximal, limits);
+            let mut checker = match within {
+                Ok(c) => c,
+                Err(_) if board.all_decided() => return Ended::Done,
+                Err(i) => return Ended::Stopped(i),
+            };
             checker.set_eu_method(opts.eu_method);
             answer_rest(&mut checker, items, board, net, limits, why);
             Ended::Done

@@ -14,7 +14,7 @@ use saturn_symbolic::statespace::StateSpace;
 use saturn_symbolic::Limits;
 
 use super::{share, Decided, Engine, Method, Run, Slots};
-use crate::formulas::symbolic::{atoms_for, checker};
+use crate::formulas::symbolic::{atoms_for, checker_within};
 use crate::Reachable;
 
 /// The net's generated state space.
@@ -190,8 +190,8 @@ fn symbolic(
                 Deadlocks::Stutter => CtlDeadlocks::SelfLoop,
                 Deadlocks::Maximal => CtlDeadlocks::Maximal,
             };
-            let mut checker = checker(&mut sym.ss, &sym.model, run.net, cdl);
-            checker.set_limits(limits);
+            let mut checker = checker_within(&mut sym.ss, &sym.model, run.net, cdl, limits)
+                .map_err(|i| i.to_string())?;
             let holds = checker.holds(&f).map_err(|e| e.to_string())?;
             return Ok(Decided {
                 holds,

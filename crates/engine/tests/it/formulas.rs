@@ -292,7 +292,8 @@ proptest! {
 /// markings, and `c = 20` first at depth 20, beyond every marking of a smaller depth (more
 /// than 10^20 of them). The breadth-first search alone never gets there; the random walks
 /// before it (each firing uniformly among the 41 enabled transitions, so about one step in 41
-/// raises `c`) do, within their first walk or two.
+/// raises `c`) do, within their first walk or two; and a walk that reaches `c = 30`, the
+/// structural bound of `c`, decides its UpperBounds.
 fn toggles_and_a_counter() -> PetriNet {
     use saturn_model::{Arc, Place, Transition};
     let place = |id: String, initial| Place {
@@ -345,9 +346,18 @@ fn random_walks_find_what_lies_beyond_the_breadth_first_search() {
         id: String::new(),
         question: Question::Formula(ResolvedQuery::Formula(f)),
     };
+    // and the bound of `c`: 30 by the P-semiflow c + cap, met by a walk
+    let bound = Item {
+        id: String::new(),
+        question: Question::Formula(ResolvedQuery::Bound(LinExpr {
+            terms: vec![(0, 1)],
+            constant: 0,
+        })),
+    };
     let items = vec![
         formula(StateFormula::EF(Box::new(c20.clone()))),
         formula(StateFormula::AG(Box::new(StateFormula::Not(Box::new(c20))))),
+        bound,
     ];
     let limits = Limits {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(30)),
@@ -372,6 +382,7 @@ fn random_walks_find_what_lies_beyond_the_breadth_first_search() {
         vec![
             Some((Value::Bool(true), Technique::Explicit)),
             Some((Value::Bool(false), Technique::Explicit)),
+            Some((Value::Bound(30), Technique::Explicit)),
         ],
         "after {:?}",
         start.elapsed()

@@ -129,11 +129,8 @@ pub struct Checker<'d> {
 }
 
 impl<'d> Checker<'d> {
-    /// A checker over the states `rch` (a node of `reach`'s context) that forward generation
-    /// found for `model` from `model.initial`; `reach` is a forward generator for `model` on
-    /// that context (the one that generated `rch`, or a fresh one). `atoms` maps places to
-    /// levels. Takes `reach` and turns it around (it computes predecessors from now on).
-    pub fn new(
+    /// The checker of [`Checker::new`] before its reachable deadlocks are found.
+    fn unready(
         mut reach: Reach<'d>,
         model: &Model,
         atoms: Atoms,
@@ -144,7 +141,7 @@ impl<'d> Checker<'d> {
         // a portfolio's generation budget does not apply to model checking
         reach.set_step_budget(u64::MAX);
         let init = reach.state_set(&model.initial);
-        let mut c = Checker {
+        Checker {
             reach,
             atoms,
             rch,
@@ -165,23 +162,68 @@ impl<'d> Checker<'d> {
             memo: FxHashMap::default(),
             pins: Vec::new(),
             stats: CtlStats::default(),
-        };
+        }
+    }
+
+    /// A checker over the states `rch` (a node of `reach`'s context) that forward generation
+    /// found for `model` from `model.initial`; `reach` is a forward generator for `model` on
+    /// that context (the one that generated `rch`, or a fresh one). `atoms` maps places to
+    /// levels. Takes `reach` and turns it around (it computes predecessors from now on).
+    pub fn new(
+        reach: Reach<'d>,
+        model: &Model,
+        atoms: Atoms,
+        rch: NodeId,
+        deadlocks: Deadlocks,
+    ) -> Checker<'d> {
+        let mut c = Checker::unready(reach, model, atoms, rch, deadlocks);
+        let _ = c.find_deadlocks(false);
+        c
+    }
+
+    /// [`Checker::new`] within `limits` (kept, as [`Checker::set_limits`] keeps them): the
+    /// reachable deadlocks are one preimage of every reachable state, which on 10^25 states
+    /// (BusinessProcesses-PT-14) outlasts a contest's minute. `Err` when a limit stops it.
+    pub fn new_within(
+        reach: Reach<'d>,
+        model: &Model,
+        atoms: Atoms,
+        rch: NodeId,
+        deadlocks: Deadlocks,
+        limits: Limits,
+    ) -> Result<Checker<'d>, Interrupted> {
+        let mut c = Checker::unready(reach, model, atoms, rch, deadlocks);
+        c.set_limits(limits);
+        c.find_deadlocks(true)?;
+        Ok(c)
+    }
+
+    /// The reachable deadlocks into `self.dead`. A preimage that fails falls back to the
+    /// potential deadlocks, but when `limited` and a limit stopped it: `Err`, and no set.
+    fn find_deadlocks(&mut self, limited: bool) -> Result<(), Interrupted> {
+        let rch = self.rch;
         // the reachable deadlocks: the reachable states without a predecessor image in `rch`
         // (every successor of a reachable state is reachable). One preimage; the `pot`
         // deadlocks (no event enabled, over the potential states) can be far larger (queens
         // N=8: 2 s and 70 MB where the preimage takes milliseconds), so they are only the
         // fallback.
-        c.dead = match c.reach.image(rch) {
+        self.dead = match self.reach.image(rch) {
             Ok(live) => {
-                let live = c.and(live, rch);
-                c.reach.dd_mut().sets.minus(rch, live)
+                let live = self.and(live, rch);
+                self.reach.dd_mut().sets.minus(rch, live)
             }
+            Err(
+                i @ (Interrupted::Timeout
+                | Interrupted::Budget
+                | Interrupted::Memory
+                | Interrupted::Cancelled),
+            ) if limited => return Err(i),
             Err(_) => {
-                let d = c.pot_deadlocks();
-                c.and(d, rch)
+                let d = self.pot_deadlocks();
+                self.and(d, rch)
             }
         };
-        c
+        Ok(())
     }
 
     /// Limits checked by every fixpoint from now on (per formula, e.g.).

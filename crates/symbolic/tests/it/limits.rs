@@ -236,3 +236,66 @@ fn capped_forests_never_give_a_wrong_ctl_answer() {
     }
     assert!(ctl_stops > 0, "no cap stopped in the CTL layer");
 }
+
+/// The CTL checker's reachable deadlocks (one preimage of every reachable state) are found
+/// within the limits it is given (`Checker::new_within`): a raised cancel flag stops them
+/// (on 10^25 states that preimage outlasted a contest's minute), while without one they are
+/// the deadlocks `Checker::new` finds.
+#[test]
+fn the_checkers_deadlocks_stop_at_their_limits() {
+    // 10,000 levels: the diagram operations recurse once per level
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(checkers_deadlocks)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+fn checkers_deadlocks() {
+    use saturn_symbolic::atoms::Atoms;
+    use saturn_symbolic::ctl::{Checker, Deadlocks};
+    static RAISED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+    let net = saturn_model::families::generate("philosophers", 2000).expect("a family");
+    let order: Vec<usize> = (0..net.places.len()).collect();
+    let model = net.to_model(&order).expect("lowering");
+    let mut dd = saturn_dd::Dd::new(model.num_levels());
+    let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+    let init = reach.state_set(&model.initial);
+    let rch = reach.explore(init, Method::Saturation).expect("generated");
+    let atoms = || Atoms::for_petri(&model, &order);
+    let cancelled = Limits {
+        cancel: Some(&RAISED),
+        ..Limits::none()
+    };
+    let got = Checker::new_within(reach, &model, atoms(), rch, Deadlocks::Maximal, cancelled);
+    assert!(matches!(got, Err(Interrupted::Cancelled)), "not stopped");
+    drop(got);
+    // unlimited: the deadlocks `Checker::new` finds, and some
+    let count = |limited: bool| {
+        let mut dd = saturn_dd::Dd::new(model.num_levels());
+        let mut reach = Reach::new(&mut dd, &model, Direction::Forward, None);
+        let init = reach.state_set(&model.initial);
+        let rch = reach.explore(init, Method::Saturation).expect("generated");
+        let mut c = if limited {
+            Checker::new_within(
+                reach,
+                &model,
+                atoms(),
+                rch,
+                Deadlocks::Maximal,
+                Limits::none(),
+            )
+            .expect("no limit")
+        } else {
+            Checker::new(reach, &model, atoms(), rch, Deadlocks::Maximal)
+        };
+        let dead = c
+            .sat(&saturn_logic::StateFormula::Deadlock)
+            .expect("the deadlocks");
+        c.count(dead)
+    };
+    let within = count(true);
+    assert_eq!(within, count(false));
+    assert!(within > 0u32.into());
+}
