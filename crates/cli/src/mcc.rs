@@ -256,15 +256,32 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         early: matches!(exam, "ReachabilityCardinality" | "ReachabilityFireability"),
     };
     let progress = crate::progress::reporter("StateSpace", a.limits.progress, net.places.len());
-    let got = saturn_engine::formulas::check(
+    // in text, each answer is printed as it is decided (a run cut short keeps it; a closed
+    // pipe is met again by the last print, which reports it); the JSON object comes at the end
+    let print_now = |n: usize, d: &saturn_engine::formulas::Decided| {
+        if !a.json {
+            let _ = out::println(crate::mcc_check::decided_line(&items[n], d));
+        }
+    };
+    let got = saturn_engine::formulas::check_streaming(
         &net,
         &models,
         &items,
         &opts,
         limits.limits(start),
         progress,
+        &print_now,
     );
-    let (lines, failed) = crate::mcc_check::lines(&items, &got);
+    let (mut lines, failed) = crate::mcc_check::lines(&items, &got);
+    if !a.json {
+        // the decided ones are printed already
+        lines = lines
+            .into_iter()
+            .zip(&got.verdicts)
+            .filter(|(_, v)| v.decided.is_none())
+            .map(|(l, _)| l)
+            .collect();
+    }
     use saturn_engine::formulas::{Ended, Technique};
     let extra = json!({
         "cannot_compute": failed,
@@ -290,7 +307,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
                 ))],
                 3,
             );
-            f.stdout_line = Some(lines.join("\n"));
+            f.stdout_line = (!lines.is_empty()).then(|| lines.join("\n"));
             Err(f.into())
         }
     }

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use saturn_engine::formulas::{Item, Outcome, Question, Verdict};
+use saturn_engine::formulas::{Decided, Item, Outcome, Question, Verdict};
 use saturn_model::PetriNet;
 use saturn_symbolic::ctl::GLOBAL_PROPERTIES;
 
@@ -57,14 +57,19 @@ pub fn items(exam: &str, dir: &Path, net: &PetriNet) -> Result<Vec<Item>, String
 /// The contest line of one question.
 fn line(item: &Item, v: &Verdict) -> String {
     match &v.decided {
-        Some(d) => format!(
-            "FORMULA {} {} TECHNIQUES {}",
-            item.id,
-            d.value.word(),
-            d.technique.contest_words()
-        ),
+        Some(d) => decided_line(item, d),
         None => format!("FORMULA {} CANNOT_COMPUTE", item.id),
     }
+}
+
+/// The contest line of an answer.
+pub fn decided_line(item: &Item, d: &Decided) -> String {
+    format!(
+        "FORMULA {} {} TECHNIQUES {}",
+        item.id,
+        d.value.word(),
+        d.technique.contest_words()
+    )
 }
 
 /// The lines of `items` as `outcome` answers them, and how many are `CANNOT_COMPUTE`; why each

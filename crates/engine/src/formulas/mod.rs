@@ -157,8 +157,9 @@ pub struct FormulaOptions {
 
 /// The answers so far: the first side to decide a question writes it; its flag tells the other
 /// side to stop working on it, and `all` is raised once every question is decided.
-pub(crate) struct Board {
+pub(crate) struct Board<'a> {
     answers: Mutex<Vec<Option<Decided>>>,
+    on_decided: OnDecided<'a>,
     flags: Vec<&'static AtomicBool>,
     open: AtomicUsize,
     all: &'static AtomicBool,
@@ -169,12 +170,13 @@ fn flag() -> &'static AtomicBool {
     Box::leak(Box::new(AtomicBool::new(false)))
 }
 
-impl Board {
-    fn new(n: usize) -> Board {
+impl<'a> Board<'a> {
+    fn new(n: usize, on_decided: OnDecided<'a>) -> Board<'a> {
         let all = flag();
         all.store(n == 0, Ordering::Relaxed);
         Board {
             answers: Mutex::new(vec![None; n]),
+            on_decided,
             flags: (0..n).map(|_| flag()).collect(),
             open: AtomicUsize::new(n),
             all,
@@ -189,7 +191,9 @@ impl Board {
         if a[n].is_some() {
             return false;
         }
-        a[n] = Some(Decided { value, technique });
+        let d = Decided { value, technique };
+        (self.on_decided)(n, &d);
+        a[n] = Some(d);
         self.flags[n].store(true, Ordering::Relaxed);
         if self.open.fetch_sub(1, Ordering::Relaxed) == 1 {
             self.all.store(true, Ordering::Relaxed);
@@ -215,6 +219,10 @@ impl Board {
     }
 }
 
+/// Told each answer as it is decided (question index, answer), from the thread that decided
+/// it: the CLI prints it at once, so that a run cut short keeps what it had decided.
+pub type OnDecided<'a> = &'a (dyn Fn(usize, &Decided) + Sync);
+
 /// Answer `items` on `net` lowered to `models` (see the module documentation for the
 /// strategy). With [`ExplicitMode::Only`], the explicit search alone (the questions it cannot
 /// decide stay undecided); with [`ExplicitMode::Off`], the symbolic side alone.
@@ -226,7 +234,20 @@ pub fn check(
     limits: Limits,
     progress: Option<Progress>,
 ) -> Outcome {
-    let board = Board::new(items.len());
+    check_streaming(net, models, items, opts, limits, progress, &|_, _| {})
+}
+
+/// [`check`], telling `on_decided` each answer as it is decided.
+pub fn check_streaming(
+    net: &PetriNet,
+    models: &[Model],
+    items: &[Item],
+    opts: &FormulaOptions,
+    limits: Limits,
+    progress: Option<Progress>,
+    on_decided: OnDecided<'_>,
+) -> Outcome {
+    let board = Board::new(items.len(), on_decided);
     let mut why: Vec<Option<String>> = vec![None; items.len()];
     let tracks = explicit::Tracks::new(items);
     let ended = match opts.engine.explicit {
