@@ -273,14 +273,7 @@ fn walk(
     let m0 = net.initial_marking();
     let length = (10 * m0.len()).clamp(1_000, 100_000);
     let start = Instant::now();
-    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut below = |n: usize| {
-        // xorshift64*
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        ((rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n as u64) as usize
-    };
+    let mut rng = saturn_model::bounded::Rng::seeded();
     let mut enabled = Vec::with_capacity(nt);
     let mut steps = 0u64;
     loop {
@@ -299,7 +292,7 @@ fn walk(
             if dead {
                 break;
             }
-            let t = enabled[below(enabled.len())];
+            let t = enabled[rng.below(enabled.len())];
             let tr = &net.transitions[t];
             for a in &tr.inputs {
                 m[a.place] -= a.weight;

@@ -31,7 +31,7 @@ pub(crate) use farkas::gcd;
 pub use semiflows::{
     p_semiflow_supports, p_semiflows, structural_bounds, t_semiflow_supports, StructuralBounds,
 };
-pub use walks::walk_witness;
+pub use walks::{walk_witness, Rng};
 
 /// The random walks [`walk_witness`] makes before the depth-first search starts (on a net with
 /// hundreds of places and transitions, a second or two at most).

@@ -13,10 +13,16 @@ use super::{Fired, NetView, Witness};
 use crate::PetriNet;
 
 /// A small deterministic generator (xorshift64*): walks are reproducible.
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    /// The generator every walk starts from (a fixed seed).
+    pub fn seeded() -> Rng {
+        Rng(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -53,7 +59,7 @@ pub fn walk_witness(
         return None;
     }
     let m0 = net.initial_marking();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::seeded();
     // the walk's path: markings (flat), their keys, the transitions fired between them
     let mut path: Vec<u64> = Vec::with_capacity((depth + 1) * n);
     let mut keys: Vec<u128> = Vec::with_capacity(depth + 1);
