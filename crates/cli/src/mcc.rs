@@ -288,6 +288,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         "early": got.count(Technique::EarlySearch),
         "symbolic": got.count(Technique::Symbolic),
         "explicit": got.count(Technique::Explicit),
+        "state_equation": got.count(Technique::StateEquation),
     });
     match got.ended {
         Ended::Done => answer(a, exam, &lines, extra),

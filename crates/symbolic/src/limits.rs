@@ -49,6 +49,14 @@ impl Limits {
         Limits::default()
     }
 
+    /// Is there no limit at all (nothing to check)?
+    pub fn is_none(&self) -> bool {
+        self.deadline.is_none()
+            && self.max_memory.is_none()
+            && self.cancel.is_none()
+            && self.cancel_also.is_none()
+    }
+
     /// `Err` when a limit is exceeded now.
     pub fn check(&self) -> Result<(), Interrupted> {
         let raised = |c: Option<&AtomicBool>| c.is_some_and(|c| c.load(Ordering::Relaxed));

@@ -27,8 +27,9 @@ use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::{Interrupted, Limits};
 
+use super::simplify::{simplify, state_only, Facts};
 use super::symbolic::reach_target;
-use super::{Board, Item, Question, Technique, Value};
+use super::{state_equation, Board, Item, Question, Technique, Value};
 
 /// What the search keeps for one question.
 enum Track {
@@ -39,12 +40,17 @@ enum Track {
     },
     /// A formula without temporal operators: its value in the initial marking.
     Now(StateFormula),
+    /// Any other CTL formula: no marking decides it, but the state equation may simplify it
+    /// to a constant or to a formula without temporal operators ([`simplify`]).
+    Ctl(StateFormula),
     /// The largest value seen, and a structural cap on every reachable value (places'
     /// bounds times the positive coefficients): a marking that meets the cap decides it.
     Bound {
         expr: LinExpr,
         max: i128,
         cap: Option<i128>,
+        /// The cap is the state equation's, below the places' bounds.
+        equation: bool,
     },
     Deadlock,
     QuasiLiveness,
@@ -56,18 +62,6 @@ enum Track {
 /// The questions the explicit search can decide, by item index.
 pub(super) struct Tracks {
     open: Vec<(usize, Track)>,
-}
-
-/// Does `f` have no temporal operator?
-fn state_only(f: &StateFormula) -> bool {
-    use StateFormula as S;
-    match f {
-        S::Const(_) | S::Deadlock | S::Atom(_) | S::Enabled(_) => true,
-        S::Not(a) => state_only(a),
-        S::And(v) | S::Or(v) => v.iter().all(state_only),
-        S::Implies(a, b) | S::Iff(a, b) => state_only(a) && state_only(b),
-        _ => false,
-    }
 }
 
 impl Tracks {
@@ -83,12 +77,14 @@ impl Tracks {
                     }
                     Question::Formula(ResolvedQuery::Formula(f)) => match reach_target(f) {
                         Some((ef, target)) if state_only(&target) => Track::Reach { ef, target },
+                        _ if f.is_ctl() => Track::Ctl(f.clone()),
                         _ => return None,
                     },
                     Question::Formula(ResolvedQuery::Bound(e)) => Track::Bound {
                         expr: e.clone(),
                         max: i128::MIN,
                         cap: None,
+                        equation: false,
                     },
                     Question::Global(p) => match *p {
                         "ReachabilityDeadlock" => Track::Deadlock,
@@ -148,63 +144,100 @@ pub(super) fn run(
         m0,
     };
     let bounds = crate::quick_bounds(net, limits).bounds;
-    for (_, t) in &mut tracks.open {
-        if let Track::Bound { expr, cap, .. } = t {
+    // the bounds' product caps the markings: below WALK_STEPS the search is as quick
+    let few = bounds.iter().try_fold(1u64, |n, b| {
+        b.and_then(|b| n.checked_mul(b.saturating_add(1)))
+            .filter(|&n| n <= WALK_STEPS)
+    });
+    // the state equation, beyond a small net (whose search completes at once)
+    let incidence = few
+        .is_none()
+        .then(|| state_equation::Incidence::new(net))
+        .flatten();
+    let mut lp_time = limits.deadline.map_or(EQUATION_TIME, |d| {
+        EQUATION_TIME.min(d.saturating_duration_since(Instant::now()) / 8)
+    });
+    for (n, t) in &mut tracks.open {
+        if let Track::Bound {
+            expr,
+            cap,
+            equation,
+            ..
+        } = t
+        {
             *cap = structural_cap(expr, &bounds);
+            let Some(inc) = &incidence else { continue };
+            if stop() || board.decided(*n) {
+                continue;
+            }
+            let started = Instant::now();
+            let lp = state_equation::bound(inc, expr, lp_time.min(EQUATION_EACH));
+            lp_time = lp_time.saturating_sub(started.elapsed());
+            if let Some(lp) = lp.filter(|&lp| cap.is_none_or(|c| lp < c)) {
+                *cap = Some(lp);
+                *equation = true;
+            }
         }
     }
     let cfg = saturn_explicit::Config {
         max_bytes: crate::explicit_bytes(limits),
         ..saturn_explicit::Config::default()
     };
-    let mut visit = |m: &[u64], dead: bool| -> bool {
-        seen.update(net, m);
-        tracks.open.retain_mut(|(n, t)| {
-            if board.decided(*n) {
-                return false;
-            }
-            let decided = match t {
-                Track::Reach { ef, target } => {
-                    saturn_ltl::net::eval(net, target, m).then_some(Value::Bool(*ef))
-                }
-                Track::Now(f) => Some(Value::Bool(saturn_ltl::net::eval(net, f, m))),
-                Track::Bound { expr, max, cap } => {
-                    *max = (*max).max(expr.eval(m));
-                    (*cap == Some(*max)).then_some(Value::Bound(*max))
-                }
-                Track::Deadlock => dead.then_some(Value::Bool(true)),
-                Track::QuasiLiveness => (seen.never_enabled == 0).then_some(Value::Bool(true)),
-                Track::Liveness => (dead && nt > 0).then_some(Value::Bool(false)),
-                Track::OneSafe => m.iter().any(|&v| v > 1).then_some(Value::Bool(false)),
-                Track::StableMarking => (seen.stable_left == 0).then_some(Value::Bool(false)),
-            };
-            match decided {
-                Some(v) => {
-                    board.decide(*n, v, Technique::Explicit);
-                    false
-                }
-                None => true,
-            }
-        });
-        tracks.open.is_empty() || stop()
-    };
+    let markings_decide = tracks.open.iter().any(|(_, t)| !matches!(t, Track::Ctl(_)));
+    let mut visit =
+        |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
     let most = saturn_explicit::most_markings(net, &bounds, &cfg);
     let stopped = || stop() || limits.check().is_err() || beyond(most);
     let walk_for = limits.deadline.map_or(WALK_TIME, |d| {
         WALK_TIME.min(d.saturating_duration_since(Instant::now()) / 16)
     });
-    // the bounds' product caps the markings: below WALK_STEPS the search is as quick
-    let few = bounds.iter().try_fold(1u64, |n, b| {
-        b.and_then(|b| n.checked_mul(b.saturating_add(1)))
-            .filter(|&n| n <= WALK_STEPS)
-    });
-    if few.is_none() && walk(net, walk_for, &stop, &mut visit) {
+    if few.is_none() && markings_decide && walk(net, walk_for, &stop, &mut visit) {
         return if tracks.open.is_empty() {
             Ok(())
         } else {
             Err(limits.check().err().unwrap_or(Interrupted::Cancelled))
         };
     }
+    // what the walks did not reach may be out of reach: the state equation tells
+    if let Some(inc) = &incidence {
+        tracks.open.retain(|(n, t)| {
+            let Track::Reach { ef, target } = t else {
+                return true;
+            };
+            if stop() || board.decided(*n) || lp_time.is_zero() {
+                return !board.decided(*n);
+            }
+            let started = Instant::now();
+            let dnf = state_equation::widen(net, target, false);
+            let time = lp_time.min(EQUATION_EACH);
+            let out = state_equation::unreachable(inc, &dnf, time, &|| stop() || board.decided(*n));
+            lp_time = lp_time.saturating_sub(started.elapsed());
+            if out {
+                board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
+            }
+            !out
+        });
+        // CTL formulas the state equation simplifies to what the initial marking decides
+        let mut facts = Facts::new(net, inc, lp_time, &stop);
+        for (n, t) in &tracks.open {
+            let Track::Ctl(f) = t else { continue };
+            if stop() || board.decided(*n) {
+                continue;
+            }
+            let g = simplify(f, &mut facts);
+            if state_only(&g) {
+                let v = saturn_ltl::net::eval(net, &g, &seen.m0);
+                board.decide(*n, Value::Bool(v), Technique::StateEquation);
+            }
+        }
+    }
+    // no marking decides the others
+    tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl(_)));
+    if tracks.open.is_empty() {
+        return Ok(());
+    }
+    let mut visit =
+        |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
     let got =
         saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
     match got {
@@ -222,7 +255,7 @@ pub(super) fn run(
         let v = match t {
             Track::Reach { ef, .. } => Value::Bool(!ef),
             // decided at the first marking
-            Track::Now(_) => continue,
+            Track::Now(_) | Track::Ctl(_) => continue,
             Track::Bound { max, .. } => Value::Bound(max),
             Track::Deadlock => Value::Bool(false),
             Track::QuasiLiveness => Value::Bool(false),
@@ -234,6 +267,63 @@ pub(super) fn run(
         board.decide(n, v, Technique::Explicit);
     }
     Ok(())
+}
+
+/// Show marking `m` (a deadlock when `dead`) to the open questions of `tracks`, deciding on
+/// `board` what it decides; `true` once none is left open.
+fn show(
+    net: &PetriNet,
+    board: &Board,
+    tracks: &mut Tracks,
+    seen: &mut Seen,
+    m: &[u64],
+    dead: bool,
+) -> bool {
+    let nt = net.transitions.len();
+    seen.update(net, m);
+    tracks.open.retain_mut(|(n, t)| {
+        if board.decided(*n) {
+            return false;
+        }
+        let decided = match t {
+            Track::Reach { ef, target } => {
+                saturn_ltl::net::eval(net, target, m).then_some(Value::Bool(*ef))
+            }
+            Track::Now(f) => Some(Value::Bool(saturn_ltl::net::eval(net, f, m))),
+            Track::Ctl(_) => None,
+            Track::Bound {
+                expr,
+                max,
+                cap,
+                equation,
+            } => {
+                *max = (*max).max(expr.eval(m));
+                if *cap == Some(*max) {
+                    let by = if *equation {
+                        Technique::StateEquation
+                    } else {
+                        Technique::Explicit
+                    };
+                    board.decide(*n, Value::Bound(*max), by);
+                    return false;
+                }
+                None
+            }
+            Track::Deadlock => dead.then_some(Value::Bool(true)),
+            Track::QuasiLiveness => (seen.never_enabled == 0).then_some(Value::Bool(true)),
+            Track::Liveness => (dead && nt > 0).then_some(Value::Bool(false)),
+            Track::OneSafe => m.iter().any(|&v| v > 1).then_some(Value::Bool(false)),
+            Track::StableMarking => (seen.stable_left == 0).then_some(Value::Bool(false)),
+        };
+        match decided {
+            Some(v) => {
+                board.decide(*n, v, Technique::Explicit);
+                false
+            }
+            None => true,
+        }
+    });
+    tracks.open.is_empty()
 }
 
 /// An upper bound of `expr` over every marking within the places' `bounds`: its constant plus
@@ -248,6 +338,11 @@ fn structural_cap(expr: &LinExpr, bounds: &[Option<u64>]) -> Option<i128> {
         },
     )
 }
+
+/// The longest the state equation's programs take in all (less when the time left is short:
+/// an eighth of it), and for one question.
+const EQUATION_TIME: Duration = Duration::from_secs(16);
+const EQUATION_EACH: Duration = Duration::from_secs(4);
 
 /// The longest the walks of [`walk`] take (less when the time left is short: a sixteenth of it).
 const WALK_TIME: Duration = Duration::from_secs(4);

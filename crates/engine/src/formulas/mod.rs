@@ -20,6 +20,8 @@
 //! once the symbolic side has tried every question.
 
 mod explicit;
+pub mod simplify;
+pub mod state_equation;
 pub mod symbolic;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -78,6 +80,9 @@ pub enum Technique {
     Symbolic,
     /// The explicit breadth-first search.
     Explicit,
+    /// The state equation ([`state_equation`]): a target shown out of reach, or a bound that
+    /// a marking of the walks or the search meets.
+    StateEquation,
 }
 
 impl Technique {
@@ -87,6 +92,7 @@ impl Technique {
             Technique::EarlySearch => "early-search",
             Technique::Symbolic => "symbolic",
             Technique::Explicit => "explicit",
+            Technique::StateEquation => "state-equation",
         }
     }
 
@@ -95,6 +101,7 @@ impl Technique {
         match self {
             Technique::EarlySearch | Technique::Symbolic => "DECISION_DIAGRAMS",
             Technique::Explicit => "EXPLICIT",
+            Technique::StateEquation => "LINEAR_EQUATIONS",
         }
     }
 }

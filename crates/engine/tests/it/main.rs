@@ -8,3 +8,4 @@ mod shared;
 
 mod agrees;
 mod formulas;
+mod state_equation;

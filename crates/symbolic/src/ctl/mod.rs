@@ -121,6 +121,10 @@ pub struct Checker<'d> {
     model: Model,
     closure_rels: Option<crate::closure::ClosureRelations>,
     limits: Limits,
+    /// Set operations poll the limits (while [`Checker::sat`] or the deadlocks run under
+    /// limits; see `sets.rs`), and what stopped one.
+    polling: bool,
+    cut: Option<Interrupted>,
     memo: FxHashMap<StateFormula, NodeId>,
     /// Intermediate sets of the formulas being computed that must survive a collection (the
     /// fixpoints collect garbage between iterations): a stack, cut back when a subformula is done.
@@ -159,6 +163,8 @@ impl<'d> Checker<'d> {
             model: model.clone(),
             closure_rels: None,
             limits: Limits::none(),
+            polling: false,
+            cut: None,
             memo: FxHashMap::default(),
             pins: Vec::new(),
             stats: CtlStats::default(),
@@ -201,6 +207,16 @@ impl<'d> Checker<'d> {
     /// The reachable deadlocks into `self.dead`. A preimage that fails falls back to the
     /// potential deadlocks, but when `limited` and a limit stopped it: `Err`, and no set.
     fn find_deadlocks(&mut self, limited: bool) -> Result<(), Interrupted> {
+        self.polling = limited;
+        let got = self.find_deadlocks_polled(limited);
+        self.polling = false;
+        match self.cut.take() {
+            Some(i) => Err(i),
+            None => got,
+        }
+    }
+
+    fn find_deadlocks_polled(&mut self, limited: bool) -> Result<(), Interrupted> {
         let rch = self.rch;
         // the reachable deadlocks: the reachable states without a predecessor image in `rch`
         // (every successor of a reachable state is reachable). One preimage; the `pot`
@@ -210,7 +226,7 @@ impl<'d> Checker<'d> {
         self.dead = match self.reach.image(rch) {
             Ok(live) => {
                 let live = self.and(live, rch);
-                self.reach.dd_mut().sets.minus(rch, live)
+                self.minus(rch, live)
             }
             Err(
                 i @ (Interrupted::Timeout
@@ -311,6 +327,20 @@ impl<'d> Checker<'d> {
 
     /// The reachable states satisfying `f` (memoised).
     pub fn sat(&mut self, f: &StateFormula) -> Result<NodeId, CtlError> {
+        if self.polling || self.limits.is_none() {
+            return self.sat_polled(f);
+        }
+        self.polling = true;
+        let got = self.sat_polled(f);
+        self.polling = false;
+        match self.cut.take() {
+            Some(i) => Err(i.into()),
+            None => got,
+        }
+    }
+
+    /// [`Checker::sat`] once the set operations poll the limits (or there are none).
+    fn sat_polled(&mut self, f: &StateFormula) -> Result<NodeId, CtlError> {
         if let Some(&n) = self.memo.get(f) {
             self.stats.memo_hits += 1;
             return Ok(n);
@@ -319,6 +349,10 @@ impl<'d> Checker<'d> {
         let n = self.compute(f);
         self.pins.truncate(mark);
         let n = n?;
+        if let Some(i) = self.cut {
+            // a set operation stopped at a limit: this set is wrong
+            return Err(i.into());
+        }
         if self.reach.dd().overflowed() {
             // a set operation ran out of node ids: every set since is wrong
             return Err(Interrupted::TooManyNodes.into());

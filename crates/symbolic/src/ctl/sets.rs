@@ -8,6 +8,7 @@ use saturn_logic::{LinExpr, StateFormula};
 
 use super::{Checker, CtlError};
 use crate::atoms::AtomError;
+use crate::Interrupted;
 
 impl Checker<'_> {
     /// The `pot` states of a boolean combination of atoms.
@@ -35,15 +36,42 @@ impl Checker<'_> {
     }
 
     pub(super) fn and(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.dd_mut().sets.intersect(a, b)
+        self.polled(|f| f.intersect(a, b))
     }
 
     pub(super) fn or(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.dd_mut().sets.union(a, b)
+        self.polled(|f| f.union(a, b))
     }
 
     pub(super) fn minus(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.reach.dd_mut().sets.minus(a, b)
+        self.polled(|f| f.minus(a, b))
+    }
+
+    /// A set operation, within the limits while a formula is computed (`self.polling`): a
+    /// single union or intersection of diagrams of 10^25 states runs for minutes
+    /// (BusinessProcesses-PT-14), so the forest polls the limits while it runs; once they stop
+    /// it, its result (and every later one, EMPTY at once) is wrong, and `self.cut` says why:
+    /// [`Checker::sat`] returns the error and keeps none of them. The plain set operations
+    /// only: the generator's caches (saturation inside the fixpoints) never see a stopped
+    /// forest.
+    fn polled(&mut self, op: impl FnOnce(&mut Forest) -> NodeId) -> NodeId {
+        if !self.polling {
+            return op(&mut self.reach.dd_mut().sets);
+        }
+        if self.cut.is_some() {
+            return NodeId::EMPTY;
+        }
+        let limits = self.limits;
+        let sets = &mut self.reach.dd_mut().sets;
+        sets.set_poll(Some(Box::new(move |_| limits.check().is_err())));
+        let n = op(sets);
+        sets.set_poll(None);
+        if sets.stopped() {
+            sets.clear_stop();
+            self.cut = Some(limits.check().err().unwrap_or(Interrupted::Cancelled));
+            return NodeId::EMPTY;
+        }
+        n
     }
 
     /// `rch \ a`.

@@ -299,3 +299,74 @@ fn checkers_deadlocks() {
     assert_eq!(within, count(false));
     assert!(within > 0u32.into());
 }
+
+/// The set operations of a formula stop at the checker's limits (a single union of diagrams
+/// of 10^25 states ran for minutes, BusinessProcesses-PT-14): with the cancel flag raised,
+/// `sat` fails with the flag's reason and keeps nothing; lowered again, the same checker
+/// computes the same sets as one that never stopped.
+#[test]
+fn the_checkers_set_operations_stop_at_their_limits() {
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(checkers_set_operations)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+fn checkers_set_operations() {
+    use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
+    use saturn_symbolic::atoms::Atoms;
+    use saturn_symbolic::ctl::{Checker, CtlError, Deadlocks};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FLAG: AtomicBool = AtomicBool::new(false);
+    let net = saturn_model::families::generate("philosophers", 200).expect("a family");
+    let order: Vec<usize> = (0..net.places.len()).collect();
+    let model = net.to_model(&order).expect("lowering");
+    let marked = |p: usize| {
+        StateFormula::Atom(Atom {
+            lhs: LinExpr {
+                terms: vec![(p, 1)],
+                constant: 0,
+            },
+            op: CmpOp::Ge,
+            bound: 1,
+        })
+    };
+    let f = StateFormula::Or(vec![
+        StateFormula::And(vec![marked(0), marked(7)]),
+        StateFormula::Not(Box::new(marked(3))),
+    ]);
+    fn checker<'d>(
+        dd: &'d mut saturn_dd::Dd,
+        model: &saturn_model::Model,
+        order: &[usize],
+    ) -> Checker<'d> {
+        // a poll at every step: the first operation meets the raised flag
+        dd.sets.set_poll_every(1);
+        let mut reach = Reach::new(dd, model, Direction::Forward, None);
+        let init = reach.state_set(&model.initial);
+        let rch = reach.explore(init, Method::Saturation).expect("generated");
+        let atoms = Atoms::for_petri(model, order);
+        Checker::new(reach, model, atoms, rch, Deadlocks::Maximal)
+    }
+    let mut dd = saturn_dd::Dd::new(model.num_levels());
+    let mut c = checker(&mut dd, &model, &order);
+    c.set_limits(Limits {
+        cancel: Some(&FLAG),
+        ..Limits::none()
+    });
+    FLAG.store(true, Ordering::Relaxed);
+    let got = c.sat(&f);
+    assert!(
+        matches!(got, Err(CtlError::Interrupted(Interrupted::Cancelled))),
+        "not stopped: {got:?}"
+    );
+    FLAG.store(false, Ordering::Relaxed);
+    let again = c.sat(&f).expect("not stopped");
+    let mut dd2 = saturn_dd::Dd::new(model.num_levels());
+    let mut fresh = checker(&mut dd2, &model, &order);
+    let want = fresh.sat(&f).expect("no limit");
+    assert_eq!(c.count(again), fresh.count(want));
+    assert!(c.count(again) > 0u32.into());
+}
