@@ -27,8 +27,9 @@ use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::{Interrupted, Limits};
 
-use super::simplify::{simplify, state_only, Facts};
+use super::simplify::{at_initial, simplify, state_only, walk_targets, Facts};
 use super::symbolic::reach_target;
+use super::walk::{walk, WALK_STEPS, WALK_TIME};
 use super::{state_equation, Board, Item, Question, Technique, Value};
 
 /// What the search keeps for one question.
@@ -42,7 +43,13 @@ enum Track {
     Now(StateFormula),
     /// Any other CTL formula: no marking decides it, but the state equation may simplify it
     /// to a constant or to a formula without temporal operators ([`simplify`]).
-    Ctl(StateFormula),
+    Ctl {
+        /// The formula, simplified by the state equation (`simplified`: it changed).
+        f: StateFormula,
+        simplified: bool,
+        /// The targets of its top `EF`/`AG` ([`walk_targets`]), and whether a walk met each.
+        targets: Vec<(StateFormula, bool)>,
+    },
     /// The largest value seen, and a structural cap on every reachable value (places'
     /// bounds times the positive coefficients): a marking that meets the cap decides it.
     Bound {
@@ -77,7 +84,11 @@ impl Tracks {
                     }
                     Question::Formula(ResolvedQuery::Formula(f)) => match reach_target(f) {
                         Some((ef, target)) if state_only(&target) => Track::Reach { ef, target },
-                        _ if f.is_ctl() => Track::Ctl(f.clone()),
+                        _ if f.is_ctl() => Track::Ctl {
+                            f: f.clone(),
+                            simplified: false,
+                            targets: Vec::new(),
+                        },
                         _ => return None,
                     },
                     Question::Formula(ResolvedQuery::Bound(e)) => Track::Bound {
@@ -153,7 +164,11 @@ pub(super) fn run(
     let incidence = few
         .is_none()
         .then(|| state_equation::Incidence::new(net))
-        .flatten();
+        .flatten()
+        .map(|mut inc| {
+            inc.bounds.clone_from(&bounds);
+            inc
+        });
     let mut lp_time = limits.deadline.map_or(EQUATION_TIME, |d| {
         EQUATION_TIME.min(d.saturating_duration_since(Instant::now()) / 8)
     });
@@ -183,7 +198,58 @@ pub(super) fn run(
         max_bytes: crate::explicit_bytes(limits),
         ..saturn_explicit::Config::default()
     };
-    let markings_decide = tracks.open.iter().any(|(_, t)| !matches!(t, Track::Ctl(_)));
+    // CTL formulas: simplified by the state equation, then told in the initial marking where
+    // it tells them, else given the targets the walks look for
+    let started = Instant::now();
+    let mut facts = incidence
+        .as_ref()
+        .map(|inc| Facts::new(net, inc, lp_time / 2, &stop));
+    // the places' bounds first, for every formula; then the programs
+    for programs in [false, true] {
+        let Some(facts) = facts.as_mut() else { break };
+        facts.programs = programs;
+        for (n, t) in &mut tracks.open {
+            if let Track::Ctl { f, simplified, .. } = t {
+                if stop() || board.decided(*n) {
+                    continue;
+                }
+                let g = simplify(f, facts);
+                *simplified |= g != *f;
+                *f = g;
+            }
+        }
+    }
+    for (n, t) in &mut tracks.open {
+        let Track::Ctl {
+            f,
+            simplified,
+            targets,
+        } = t
+        else {
+            continue;
+        };
+        if stop() || board.decided(*n) {
+            continue;
+        }
+        let by = if *simplified {
+            Technique::StateEquation
+        } else {
+            Technique::Explicit
+        };
+        if let Some(v) = at_initial(net, f, &|_| false) {
+            board.decide(*n, Value::Bool(v), by);
+            continue;
+        }
+        let mut gs = Vec::new();
+        walk_targets(f, &mut gs);
+        *targets = gs.into_iter().map(|g| (g, false)).collect();
+    }
+    drop(facts);
+    lp_time = lp_time.saturating_sub(started.elapsed());
+    let markings_decide = tracks.open.iter().any(|(n, t)| match t {
+        Track::Ctl { targets, .. } => !targets.is_empty() && !board.decided(*n),
+        _ => true,
+    });
     let mut visit =
         |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
     let most = saturn_explicit::most_markings(net, &bounds, &cfg);
@@ -217,22 +283,9 @@ pub(super) fn run(
             }
             !out
         });
-        // CTL formulas the state equation simplifies to what the initial marking decides
-        let mut facts = Facts::new(net, inc, lp_time, &stop);
-        for (n, t) in &tracks.open {
-            let Track::Ctl(f) = t else { continue };
-            if stop() || board.decided(*n) {
-                continue;
-            }
-            let g = simplify(f, &mut facts);
-            if state_only(&g) {
-                let v = saturn_ltl::net::eval(net, &g, &seen.m0);
-                board.decide(*n, Value::Bool(v), Technique::StateEquation);
-            }
-        }
     }
     // no marking decides the others
-    tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl(_)));
+    tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
     if tracks.open.is_empty() {
         return Ok(());
     }
@@ -255,7 +308,7 @@ pub(super) fn run(
         let v = match t {
             Track::Reach { ef, .. } => Value::Bool(!ef),
             // decided at the first marking
-            Track::Now(_) | Track::Ctl(_) => continue,
+            Track::Now(_) | Track::Ctl { .. } => continue,
             Track::Bound { max, .. } => Value::Bound(max),
             Track::Deadlock => Value::Bool(false),
             Track::QuasiLiveness => Value::Bool(false),
@@ -290,7 +343,32 @@ fn show(
                 saturn_ltl::net::eval(net, target, m).then_some(Value::Bool(*ef))
             }
             Track::Now(f) => Some(Value::Bool(saturn_ltl::net::eval(net, f, m))),
-            Track::Ctl(_) => None,
+            Track::Ctl {
+                f,
+                simplified,
+                targets,
+            } => {
+                let mut met = false;
+                for (g, found) in targets.iter_mut() {
+                    if !*found && saturn_ltl::net::eval(net, g, m) {
+                        *found = true;
+                        met = true;
+                    }
+                }
+                let walked = |g: &StateFormula| targets.iter().any(|(h, found)| *found && h == g);
+                match met.then(|| at_initial(net, f, &walked)).flatten() {
+                    Some(v) => {
+                        let by = if *simplified {
+                            Technique::StateEquation
+                        } else {
+                            Technique::Explicit
+                        };
+                        board.decide(*n, Value::Bool(v), by);
+                        return false;
+                    }
+                    None => None,
+                }
+            }
             Track::Bound {
                 expr,
                 max,
@@ -343,68 +421,6 @@ fn structural_cap(expr: &LinExpr, bounds: &[Option<u64>]) -> Option<i128> {
 /// an eighth of it), and for one question.
 const EQUATION_TIME: Duration = Duration::from_secs(16);
 const EQUATION_EACH: Duration = Duration::from_secs(4);
-
-/// The longest the walks of [`walk`] take (less when the time left is short: a sixteenth of it).
-const WALK_TIME: Duration = Duration::from_secs(4);
-
-/// The most markings the walks of [`walk`] show in all: a small net's search is done in less
-/// (the walks must not delay what it completes in milliseconds), and a large one's walks stop
-/// at [`WALK_TIME`] first.
-const WALK_STEPS: u64 = 100_000;
-
-/// Random walks from the initial marking for at most `time` and [`WALK_STEPS`] markings (or
-/// until `stop`), each firing
-/// uniformly among the enabled transitions, showing every marking to `visit` (with `true` at a
-/// deadlock, where the walk ends); a walk ends at its length (ten times the number of places,
-/// within 1,000..100,000) and the next starts over. The first marking shown is the initial
-/// one. `true` when `visit` said it is done. Deterministic: the generator has a fixed seed.
-fn walk(
-    net: &PetriNet,
-    time: Duration,
-    stop: &dyn Fn() -> bool,
-    visit: &mut dyn FnMut(&[u64], bool) -> bool,
-) -> bool {
-    let nt = net.transitions.len();
-    let m0 = net.initial_marking();
-    let length = (10 * m0.len()).clamp(1_000, 100_000);
-    let start = Instant::now();
-    let mut rng = saturn_model::bounded::Rng::seeded();
-    let mut enabled = Vec::with_capacity(nt);
-    let mut steps = 0u64;
-    loop {
-        let mut m = m0.clone();
-        for _ in 0..=length {
-            enabled.clear();
-            enabled.extend((0..nt).filter(|&t| net.enabled(t, &m)));
-            let dead = enabled.is_empty();
-            if visit(&m, dead) {
-                return true;
-            }
-            steps += 1;
-            if steps >= WALK_STEPS || steps % 256 == 0 && (start.elapsed() >= time || stop()) {
-                return false;
-            }
-            if dead {
-                break;
-            }
-            let t = enabled[rng.below(enabled.len())];
-            let tr = &net.transitions[t];
-            for a in &tr.inputs {
-                m[a.place] -= a.weight;
-            }
-            for a in &tr.outputs {
-                // a place past u64 ends the walk (the search reports the overflow)
-                match m[a.place].checked_add(a.weight) {
-                    Some(v) => m[a.place] = v,
-                    None => return false,
-                }
-            }
-        }
-        if start.elapsed() >= time || stop() {
-            return false;
-        }
-    }
-}
 
 impl Seen {
     /// Account for marking `m`.

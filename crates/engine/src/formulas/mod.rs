@@ -13,7 +13,9 @@
 //! - the explicit side ([`explicit`]), on a second thread after [`crate::EXPLICIT_DELAY`] (with
 //!   the portfolio, as in the StateSpace race) within the explicit search's memory budget:
 //!   random walks, then a breadth-first search, that evaluate the questions they can decide on
-//!   each marking.
+//!   each marking; between them, on nets beyond a few markings, the state equation
+//!   ([`state_equation`]: targets out of reach, UpperBounds caps; [`simplify`]: CTL formulas
+//!   folded to what the initial marking tells).
 //!
 //! A question decided by one side cancels the other's work on it (its flag on the board); once
 //! every question is decided, the generation is cancelled too, and the explicit search stops
@@ -23,6 +25,7 @@ mod explicit;
 pub mod simplify;
 pub mod state_equation;
 pub mod symbolic;
+mod walk;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use saturn_logic::StateFormula;
 use saturn_model::PetriNet;
 
-use super::state_equation::{unreachable, widen, Incidence};
+use super::state_equation::{outside, unreachable, widen, Incidence};
 
 /// What the state equation proves of state formulas, memoised, within a time budget.
 pub struct Facts<'a> {
@@ -25,6 +25,8 @@ pub struct Facts<'a> {
     stop: &'a dyn Fn() -> bool,
     /// `g` → no reachable marking meets `g` (as far as the relaxation shows).
     never: HashMap<StateFormula, bool>,
+    /// Linear programs are solved (else only the places' bounds are used: see [`outside`]).
+    pub programs: bool,
 }
 
 impl<'a> Facts<'a> {
@@ -41,6 +43,7 @@ impl<'a> Facts<'a> {
             until: Instant::now() + time,
             stop,
             never: HashMap::new(),
+            programs: true,
         }
     }
 
@@ -49,11 +52,19 @@ impl<'a> Facts<'a> {
         if let Some(&b) = self.never.get(g) {
             return b;
         }
+        let dnf = widen(self.net, g, false);
+        if dnf.iter().all(|rows| outside(rows, &self.inc.bounds)) {
+            self.never.insert(g.clone(), true);
+            return true;
+        }
+        if !self.programs {
+            return false;
+        }
         let left = self.until.saturating_duration_since(Instant::now());
         if left.is_zero() || (self.stop)() {
             return false;
         }
-        let b = unreachable(self.inc, &widen(self.net, g, false), left, self.stop);
+        let b = unreachable(self.inc, &dnf, left, self.stop);
         self.never.insert(g.clone(), b);
         b
     }
@@ -196,4 +207,143 @@ pub fn simplify(f: &StateFormula, facts: &mut Facts) -> StateFormula {
     } else {
         g
     }
+}
+
+/// The targets whose witnesses random walks look for in a simplified CTL formula `f`: the
+/// state formula of each `EF g` (`g`) and `AG g` (`¬g`) reached from the top through boolean
+/// operators only, where a marking a walk shows decides it in the initial marking.
+pub fn walk_targets(f: &StateFormula, out: &mut Vec<StateFormula>) {
+    use StateFormula as S;
+    match f {
+        S::Not(a) => walk_targets(a, out),
+        S::And(v) | S::Or(v) => v.iter().for_each(|a| walk_targets(a, out)),
+        S::Implies(a, b) | S::Iff(a, b) => {
+            walk_targets(a, out);
+            walk_targets(b, out);
+        }
+        S::EF(g) if state_only(g) => out.push((**g).clone()),
+        S::AG(g) if state_only(g) => out.push(S::Not(g.clone())),
+        _ => {}
+    }
+}
+
+/// The most markings [`at_initial`] evaluates (successors of successors, for nested `EX`).
+const MOST_EVALUATIONS: usize = 100_000;
+
+/// The value of CTL formula `f` in the initial marking of `net`, as far as it is told
+/// without the state space (`None`: not told): formulas without temporal operators and the
+/// `EX`/`AX` steps are evaluated on the markings themselves, every temporal operator where
+/// the marking alone decides it (`EF g` where `g` holds, `AG g` where it does not, any of
+/// them at a deadlock, where the only maximal path is the marking itself), and `EF g` / `AG
+/// g` at the initial marking by a reachable marking that `seen` says a walk met (`seen(g)`:
+/// some walk met `g`; `AG g` asks `seen(¬g)`). Connectives are Kleene's.
+pub fn at_initial(
+    net: &PetriNet,
+    f: &StateFormula,
+    seen: &dyn Fn(&StateFormula) -> bool,
+) -> Option<bool> {
+    let m0 = net.initial_marking();
+    let mut left = MOST_EVALUATIONS;
+    at(net, f, &m0, Some(seen), &mut left)
+}
+
+/// [`at_initial`] at marking `m` (`seen` only at the initial marking); `left` evaluations.
+fn at(
+    net: &PetriNet,
+    f: &StateFormula,
+    m: &[u64],
+    seen: Option<&dyn Fn(&StateFormula) -> bool>,
+    left: &mut usize,
+) -> Option<bool> {
+    use StateFormula as S;
+    if *left == 0 {
+        return None;
+    }
+    *left -= 1;
+    if state_only(f) {
+        return Some(saturn_ltl::net::eval(net, f, m));
+    }
+    let dead = || (0..net.transitions.len()).all(|t| !net.enabled(t, m));
+    let now = |g: &StateFormula, left: &mut usize| at(net, g, m, seen, left);
+    Some(match f {
+        S::Not(a) => !now(a, left)?,
+        S::And(v) | S::Or(v) => {
+            let and = matches!(f, S::And(_));
+            let mut unknown = false;
+            for a in v {
+                match now(a, left) {
+                    Some(b) if b != and => return Some(b),
+                    Some(_) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                return None;
+            }
+            and
+        }
+        S::Implies(a, b) => match (now(a, left), now(b, left)) {
+            (Some(false), _) | (_, Some(true)) => true,
+            (Some(true), Some(false)) => false,
+            _ => return None,
+        },
+        S::Iff(a, b) => now(a, left)? == now(b, left)?,
+        S::EX(a) | S::AX(a) => {
+            // EX: some successor; AX: every successor (true at a deadlock)
+            let ex = matches!(f, S::EX(_));
+            let mut unknown = false;
+            for t in 0..net.transitions.len() {
+                if !net.enabled(t, m) {
+                    continue;
+                }
+                let s = net.fire(t, m);
+                match at(net, a, &s, None, left) {
+                    Some(b) if b == ex => return Some(ex),
+                    Some(_) => {}
+                    None => unknown = true,
+                }
+            }
+            if unknown {
+                return None;
+            }
+            !ex
+        }
+        S::EF(g) | S::AF(g) | S::AG(g) | S::EG(g) => {
+            let holds = now(g, left);
+            if dead() {
+                // the only maximal path is `m`
+                return holds;
+            }
+            let eventually = matches!(f, S::EF(_) | S::AF(_));
+            match holds {
+                // EF/AF: g now; AG/EG: ¬g now
+                Some(b) if b == eventually => eventually,
+                _ => {
+                    let target = match f {
+                        S::EF(_) => (**g).clone(),
+                        S::AG(_) => S::Not(g.clone()),
+                        _ => return None,
+                    };
+                    match seen {
+                        Some(seen) if state_only(g) && seen(&target) => eventually,
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        S::EU(a, b) | S::AU(a, b) => {
+            let hb = now(b, left);
+            if hb == Some(true) {
+                return Some(true);
+            }
+            if dead() {
+                return hb;
+            }
+            match (now(a, left), hb) {
+                (Some(false), Some(false)) => false,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
 }

@@ -57,6 +57,9 @@ pub struct Incidence {
     columns: Vec<Vec<(usize, i64)>>,
     m0: Vec<i128>,
     places: usize,
+    /// Per place: a proven bound on its tokens in every reachable marking (`None`: unknown),
+    /// for the box check of [`outside`] before any program.
+    pub bounds: Vec<Option<u64>>,
 }
 
 impl Incidence {
@@ -88,6 +91,7 @@ impl Incidence {
             columns,
             m0: net.places.iter().map(|p| i128::from(p.initial)).collect(),
             places: net.places.len(),
+            bounds: vec![None; net.places.len()],
         })
     }
 }
@@ -397,7 +401,23 @@ pub fn unreachable(inc: &Incidence, dnf: &Dnf, time: Duration, stop: &dyn Fn() -
     let until = Instant::now() + time;
     dnf.iter().all(|rows| {
         let left = until.saturating_duration_since(Instant::now());
-        !stop() && !left.is_zero() && empty(inc, rows, left)
+        outside(rows, &inc.bounds) || !stop() && !left.is_zero() && empty(inc, rows, left)
+    })
+}
+
+/// Is the conjunction `rows` empty within the places' `bounds` (`0 <= m(p) <= bound`, `None`:
+/// no bound)? Some row's largest value over that box is below its right-hand side: no linear
+/// program needed, and exact.
+pub fn outside(rows: &[Row], bounds: &[Option<u64>]) -> bool {
+    rows.iter().any(|r| {
+        let most = r.terms.iter().try_fold(0i128, |s, &(p, c)| {
+            if c <= 0 {
+                return Some(s);
+            }
+            let b = bounds.get(p).copied().flatten()?;
+            s.checked_add(i128::from(c).checked_mul(i128::from(b))?)
+        });
+        most.is_some_and(|most| most < r.rhs)
     })
 }
 

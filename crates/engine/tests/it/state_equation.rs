@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use proptest::prelude::*;
-use saturn_engine::formulas::simplify::{simplify, Facts};
+use saturn_engine::formulas::simplify::{at_initial, simplify, walk_targets, Facts};
 use saturn_engine::formulas::state_equation::{bound, unreachable, widen, Dnf, Incidence};
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::PetriNet;
@@ -102,7 +102,12 @@ proptest! {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
         };
-        let inc = Incidence::new(&net).expect("small weights");
+        let mut inc = Incidence::new(&net).expect("small weights");
+        // the places' structural bounds, for the box check before the programs
+        inc.bounds = saturn_reference::farkas::structural_bounds(&net)
+            .into_iter()
+            .map(|b| b.and_then(|b| u64::try_from(b).ok()))
+            .collect();
         for phi in &phis {
             for neg in [false, true] {
                 let dnf = widen(&net, phi, neg);
@@ -150,7 +155,11 @@ proptest! {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
         };
-        let inc = Incidence::new(&net).expect("small weights");
+        let mut inc = Incidence::new(&net).expect("small weights");
+        inc.bounds = saturn_reference::farkas::structural_bounds(&net)
+            .into_iter()
+            .map(|b| b.and_then(|b| u64::try_from(b).ok()))
+            .collect();
         let reference = CtlChecker::new(&net, &space, Deadlocks::Maximal);
         let mut facts = Facts::new(&net, &inc, TIME, &|| false);
         for phi in &phis {
@@ -194,4 +203,43 @@ fn formulas_over_what_the_invariants_exclude_fold_to_constants() {
         simplify(&f, &mut facts),
         StateFormula::EF(bx(at_least(3, 1)))
     );
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// What `at_initial` tells of a CTL formula in the initial marking, told which targets some
+    /// reachable marking meets, is the reference's verdict.
+    #[test]
+    fn what_the_initial_marking_tells_is_the_verdict(
+        (net, phis) in random_net(5, 6).prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let phis = proptest::collection::vec(ctl_formula(np, nt), 4);
+            (Just(net), phis)
+        })
+    ) {
+        let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
+            return Err(discard("unbounded or large"));
+        };
+        let reference = CtlChecker::new(&net, &space, Deadlocks::Maximal);
+        let met = |g: &StateFormula| {
+            space.markings.iter().any(|m| saturn_ltl::net::eval(&net, g, m))
+        };
+        for phi in &phis {
+            let mut targets = Vec::new();
+            walk_targets(phi, &mut targets);
+            let want = reference.sat(phi).expect("CTL")[0];
+            if let Some(b) = at_initial(&net, phi, &met) {
+                prop_assert_eq!(b, want, "{:?}", phi);
+            }
+            // the walks look for the targets only
+            if let Some(b) = at_initial(&net, phi, &|g| targets.contains(g) && met(g)) {
+                prop_assert_eq!(b, want, "{:?}", phi);
+            }
+            // without a walk's witness
+            if let Some(b) = at_initial(&net, phi, &|_| false) {
+                prop_assert_eq!(b, want, "{:?}", phi);
+            }
+        }
+    }
 }
