@@ -69,6 +69,8 @@ enum Track {
 /// The questions the explicit search can decide, by item index.
 pub(super) struct Tracks {
     open: Vec<(usize, Track)>,
+    /// The state equation runs beside the markings (not for the explicit search alone).
+    pub(super) state_equation: bool,
 }
 
 impl Tracks {
@@ -110,7 +112,10 @@ impl Tracks {
                 Some((n, t))
             })
             .collect();
-        Tracks { open }
+        Tracks {
+            open,
+            state_equation: true,
+        }
     }
 
     /// Is there anything to decide?
@@ -161,8 +166,7 @@ pub(super) fn run(
             .filter(|&n| n <= WALK_STEPS)
     });
     // the state equation, beyond a small net (whose search completes at once)
-    let incidence = few
-        .is_none()
+    let incidence = (few.is_none() && tracks.state_equation)
         .then(|| state_equation::Incidence::new(net))
         .flatten()
         .map(|mut inc| {

@@ -262,6 +262,9 @@ pub fn check_streaming(
     let tracks = explicit::Tracks::new(items);
     let ended = match opts.engine.explicit {
         ExplicitMode::Only => {
+            // the explicit search alone: no state equation
+            let mut tracks = tracks;
+            tracks.state_equation = false;
             let ended = match explicit::run(net, tracks, &board, &limits, &|| false, &|_| false) {
                 Ok(()) => Ended::Done,
                 Err(i) => Ended::Stopped(i),

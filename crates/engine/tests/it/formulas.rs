@@ -274,12 +274,7 @@ proptest! {
             prop_assert!(s.technique != Technique::Explicit);
             match &x.decided {
                 Some(x) => {
-                    // the state equation runs on the explicit side's thread, beyond the
-                    // nets whose places' bounds cap them small
-                    prop_assert!(
-                        matches!(x.technique, Technique::Explicit | Technique::StateEquation),
-                        "{:?}", x.technique
-                    );
+                    prop_assert_eq!(x.technique, Technique::Explicit);
                     prop_assert_eq!(&x.value, &s.value, "{}", item.id);
                 }
                 None => prop_assert!(item.id == "Liveness", "{} undecided", item.id),
