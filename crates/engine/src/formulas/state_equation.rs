@@ -309,13 +309,19 @@ fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
         .map(|q| p.add_var(inc.m0[q] as f64, (0.0, f64::INFINITY)))
         .collect();
     // v_r in [0, 1], cost g_r·m0 - h_r
-    for r in rows {
-        let gm0: i128 = r
-            .terms
-            .iter()
-            .map(|&(q, c)| i128::from(c) * inc.m0[q])
-            .sum();
-        vars.push(p.add_var((gm0 - r.rhs) as f64, (0.0, 1.0)));
+    let costs: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let gm0: i128 = r
+                .terms
+                .iter()
+                .map(|&(q, c)| i128::from(c) * inc.m0[q])
+                .sum();
+            (gm0 - r.rhs) as f64
+        })
+        .collect();
+    for &cost in &costs {
+        vars.push(p.add_var(cost, (0.0, 1.0)));
     }
     for col in &inc.columns {
         let mut e = LinearExpr::empty();
@@ -353,17 +359,10 @@ fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
         return false;
     };
     let objective: f64 = (0..n).map(|q| x[q] * inc.m0[q] as f64).sum::<f64>()
-        + rows
+        + costs
             .iter()
             .enumerate()
-            .map(|(k, r)| {
-                let gm0: i128 = r
-                    .terms
-                    .iter()
-                    .map(|&(q, c)| i128::from(c) * inc.m0[q])
-                    .sum();
-                x[n + k] * (gm0 - r.rhs) as f64
-            })
+            .map(|(k, c)| x[n + k] * c)
             .sum::<f64>();
     if objective >= -1e-7 {
         return false;

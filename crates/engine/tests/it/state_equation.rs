@@ -21,6 +21,17 @@ fn meets(dnf: &Dnf, m: &[u64]) -> bool {
     dnf.iter().any(|c| c.iter().all(|r| r.holds(m)))
 }
 
+/// The incidence of `net` with the reference's structural bounds of its places (for the box
+/// check before the programs).
+fn with_bounds(net: &PetriNet) -> Incidence {
+    let mut inc = Incidence::new(net).expect("small weights");
+    inc.bounds = saturn_reference::farkas::structural_bounds(net)
+        .into_iter()
+        .map(|b| b.and_then(|b| u64::try_from(b).ok()))
+        .collect();
+    inc
+}
+
 fn expr(terms: Vec<(usize, i64)>) -> LinExpr {
     LinExpr { terms, constant: 0 }
 }
@@ -102,12 +113,7 @@ proptest! {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
         };
-        let mut inc = Incidence::new(&net).expect("small weights");
-        // the places' structural bounds, for the box check before the programs
-        inc.bounds = saturn_reference::farkas::structural_bounds(&net)
-            .into_iter()
-            .map(|b| b.and_then(|b| u64::try_from(b).ok()))
-            .collect();
+        let inc = with_bounds(&net);
         for phi in &phis {
             for neg in [false, true] {
                 let dnf = widen(&net, phi, neg);
@@ -155,11 +161,7 @@ proptest! {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
         };
-        let mut inc = Incidence::new(&net).expect("small weights");
-        inc.bounds = saturn_reference::farkas::structural_bounds(&net)
-            .into_iter()
-            .map(|b| b.and_then(|b| u64::try_from(b).ok()))
-            .collect();
+        let inc = with_bounds(&net);
         let reference = CtlChecker::new(&net, &space, Deadlocks::Maximal);
         let mut facts = Facts::new(&net, &inc, TIME, &|| false);
         for phi in &phis {
