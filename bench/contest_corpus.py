@@ -239,7 +239,8 @@ def run(a):
     rows, t0 = [], time.time()
     done = read(a.out) if pathlib.Path(a.out).exists() else {}
     have = inputs(corpus)
-    mem = work / "time.out"
+    # one file per OUT, so that two runs side by side (two binaries) keep their own figures
+    mem = pathlib.Path(str(a.out) + ".time")
     with open(a.out, "a") as out:
         for i, name in enumerate(names):
             todo = [e for e in exams if (name, e) not in done]

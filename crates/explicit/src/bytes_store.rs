@@ -71,8 +71,18 @@ impl BytesStore {
     /// was there; an error when the store is full (indices are 32 bits) or would outgrow its
     /// bytes (checked before anything grows, so the budget holds at the peak).
     pub(crate) fn insert(&mut self, rec: &[u8], h: u64) -> Result<bool, GaveUp> {
+        self.add(rec, h).map(|(_, added)| added)
+    }
+
+    /// The index of `rec` (of hash `h`), if it is there.
+    pub(crate) fn find(&self, rec: &[u8], h: u64) -> Option<usize> {
+        self.table.find(h, |k| self.get(k) == rec).ok()
+    }
+
+    /// [`BytesStore::insert`] that also tells the record's index.
+    pub(crate) fn add(&mut self, rec: &[u8], h: u64) -> Result<(usize, bool), GaveUp> {
         let slot = match self.table.find(h, |k| self.get(k) == rec) {
-            Ok(_) => return Ok(false),
+            Ok(k) => return Ok((k, false)),
             Err(slot) => slot,
         };
         let n = self.len();
@@ -106,7 +116,7 @@ impl BytesStore {
                 hash_bytes(&arena[start..ends[k] as usize])
             });
         }
-        Ok(true)
+        Ok((n, true))
     }
 
     /// Bytes held (arrays and table, by capacity).

@@ -17,11 +17,13 @@
 
 mod bytes_store;
 mod layout;
+mod marking_set;
 mod sparse;
 mod store;
 mod table;
 
 use layout::{bits, Layout};
+pub use marking_set::MarkingSet;
 use saturn_model::PetriNet;
 use store::Store;
 

@@ -35,7 +35,7 @@ fn take(rec: &[u8], at: &mut usize) -> u64 {
 }
 
 /// Append the record of the marked places `nz` (increasing places, nonzero counts).
-fn encode(nz: impl Iterator<Item = (u32, u64)>, out: &mut Vec<u8>) {
+pub(crate) fn encode(nz: impl Iterator<Item = (u32, u64)>, out: &mut Vec<u8>) {
     let mut next = 0u32;
     for (p, v) in nz {
         put(out, u64::from(p - next));
@@ -45,7 +45,7 @@ fn encode(nz: impl Iterator<Item = (u32, u64)>, out: &mut Vec<u8>) {
 }
 
 /// The marked places of a record.
-fn decode(rec: &[u8], nz: &mut Vec<(u32, u64)>) {
+pub(crate) fn decode(rec: &[u8], nz: &mut Vec<(u32, u64)>) {
     nz.clear();
     let (mut at, mut next) = (0, 0u32);
     while at < rec.len() {
@@ -62,7 +62,7 @@ pub(crate) fn record_len(m: &[u64]) -> usize {
     out.len()
 }
 
-fn marked(m: &[u64]) -> impl Iterator<Item = (u32, u64)> + '_ {
+pub(crate) fn marked(m: &[u64]) -> impl Iterator<Item = (u32, u64)> + '_ {
     m.iter()
         .enumerate()
         .filter(|&(_, &v)| v > 0)

@@ -254,6 +254,18 @@ pub fn ctl_formula(places: usize, transitions: usize) -> BoxedStrategy<StateForm
     formula(places, transitions, true)
 }
 
+/// A random net of at most 5 places and 6 transitions ([`random_net`]) with `count` random CTL
+/// formulas over it.
+pub fn net_with_ctl_formulas(count: usize) -> BoxedStrategy<(PetriNet, Vec<StateFormula>)> {
+    random_net(5, 6)
+        .prop_flat_map(move |net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let phis = proptest::collection::vec(ctl_formula(np, nt), count);
+            (Just(net), phis)
+        })
+        .boxed()
+}
+
 fn formula(places: usize, transitions: usize, temporal: bool) -> BoxedStrategy<StateFormula> {
     use StateFormula as F;
     let enabled = if transitions == 0 {

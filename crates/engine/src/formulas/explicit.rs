@@ -19,7 +19,8 @@
 //! reaches it in milliseconds, as the contest's leading tools find them first. Walks only
 //! decide what a reachable marking shows; what needs every marking stays with the search.
 //!
-//! CTL formulas with nested temporal operators stay with the symbolic side.
+//! CTL formulas with nested temporal operators: after the walks, searched on the fly
+//! ([`super::local`]), which builds the graph only as far as the formula needs it.
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,7 @@ use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::{Interrupted, Limits};
 
+use super::local::Local;
 use super::simplify::{at_initial, simplify, state_only, walk_targets, Facts};
 use super::symbolic::reach_target;
 use super::walk::{walk, WALK_STEPS, WALK_TIME};
@@ -288,7 +290,8 @@ pub(super) fn run(
             !out
         });
     }
-    // no marking decides the others
+    // the other CTL formulas by on-the-fly search; no marking decides them
+    on_the_fly(net, &tracks, board, limits, stop);
     tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
     if tracks.open.is_empty() {
         return Ok(());
@@ -325,6 +328,70 @@ pub(super) fn run(
     }
     Ok(())
 }
+
+/// Decide the open CTL formulas of `tracks` by on-the-fly search ([`Local`]) within the
+/// explicit search's memory: two rounds, the first with half the time left shared equally
+/// among them, the second with the rest shared among those left (the graph and what the
+/// searches learnt carry over). When other questions wait for the breadth-first search, a
+/// third of the time is left to it.
+fn on_the_fly(
+    net: &PetriNet,
+    tracks: &Tracks,
+    board: &Board,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) {
+    let mut ctl: Vec<(usize, &StateFormula, bool)> = tracks
+        .open
+        .iter()
+        .filter_map(|(n, t)| match t {
+            Track::Ctl { f, simplified, .. } if !board.decided(*n) => Some((*n, f, *simplified)),
+            _ => None,
+        })
+        .collect();
+    if ctl.is_empty() || stop() {
+        return;
+    }
+    let others = tracks
+        .open
+        .iter()
+        .any(|(n, t)| !matches!(t, Track::Ctl { .. }) && !board.decided(*n));
+    let now = Instant::now();
+    let end = match limits.deadline {
+        Some(d) if others => now + d.saturating_duration_since(now) * 2 / 3,
+        Some(d) => d,
+        None => now + LOCAL_TIME * ctl.len() as u32,
+    };
+    let mut local = Local::new(net, crate::explicit_bytes(limits));
+    for round in [2, 1] {
+        let mut left = ctl.len() as u32;
+        ctl.retain(|&(n, f, simplified)| {
+            let now = Instant::now();
+            let slice = end.saturating_duration_since(now) / (round * left);
+            left -= 1;
+            if stop() || board.decided(n) || slice.is_zero() {
+                return !board.decided(n);
+            }
+            let stop_this = || stop() || board.decided(n);
+            match local.check(f, now + slice, &stop_this) {
+                Some(Ok(v)) => {
+                    let by = if simplified {
+                        Technique::StateEquation
+                    } else {
+                        Technique::Explicit
+                    };
+                    board.decide(n, Value::Bool(v), by);
+                    false
+                }
+                Some(Err(_)) => true,
+                None => false,
+            }
+        });
+    }
+}
+
+/// Without a deadline, the time [`on_the_fly`] gives each formula.
+const LOCAL_TIME: Duration = Duration::from_secs(10);
 
 /// Show marking `m` (a deadlock when `dead`) to the open questions of `tracks`, deciding on
 /// `board` what it decides; `true` once none is left open.

@@ -22,6 +22,7 @@
 //! once the symbolic side has tried every question.
 
 mod explicit;
+mod local;
 pub mod simplify;
 pub mod state_equation;
 pub mod symbolic;

@@ -12,7 +12,7 @@ use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::PetriNet;
 use saturn_reference::ctl::{CtlChecker, Deadlocks};
 use saturn_reference::strategies::{
-    boolean_formula, config, ctl_formula, discard, petri_net, random_net,
+    boolean_formula, config, discard, net_with_ctl_formulas, petri_net, random_net,
 };
 
 const TIME: Duration = Duration::from_secs(10);
@@ -152,11 +152,7 @@ proptest! {
     /// reference's explicit checker): what the state equation replaces is constant there.
     #[test]
     fn a_simplified_formula_holds_where_the_formula_does(
-        (net, phis) in random_net(5, 6).prop_flat_map(|net| {
-            let (np, nt) = (net.places.len(), net.transitions.len());
-            let phis = proptest::collection::vec(ctl_formula(np, nt), 3);
-            (Just(net), phis)
-        })
+        (net, phis) in net_with_ctl_formulas(3)
     ) {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
@@ -214,11 +210,7 @@ proptest! {
     /// reachable marking meets, is the reference's verdict.
     #[test]
     fn what_the_initial_marking_tells_is_the_verdict(
-        (net, phis) in random_net(5, 6).prop_flat_map(|net| {
-            let (np, nt) = (net.places.len(), net.transitions.len());
-            let phis = proptest::collection::vec(ctl_formula(np, nt), 4);
-            (Just(net), phis)
-        })
+        (net, phis) in net_with_ctl_formulas(4)
     ) {
         let Ok(space) = saturn_reference::explore_petri(&net, 20_000) else {
             return Err(discard("unbounded or large"));
