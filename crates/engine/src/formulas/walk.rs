@@ -45,7 +45,9 @@ pub(super) fn walk(
                 return true;
             }
             steps += 1;
-            if steps >= WALK_STEPS || steps.is_multiple_of(256) && (start.elapsed() >= time || stop()) {
+            if steps >= WALK_STEPS
+                || steps.is_multiple_of(256) && (start.elapsed() >= time || stop())
+            {
                 return false;
             }
             if dead {

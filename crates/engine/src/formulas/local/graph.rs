@@ -20,6 +20,10 @@ pub(super) struct Graph<'a> {
     /// Per state: its successors in `succ` (`u32::MAX` as the start: not yet computed).
     span: Vec<(u32, u32)>,
     succ: Vec<u32>,
+    /// Per place: the transitions whose first input place it is (they need it marked).
+    keyed: Vec<Vec<u32>>,
+    /// The transitions without input places.
+    free: Vec<u32>,
     /// The most states.
     pub(super) most: usize,
     /// The state read last and its marking.
@@ -36,9 +40,18 @@ impl<'a> Graph<'a> {
         let mut set = MarkingSet::new((bytes / 2).max(1 << 16));
         let s0 = set.insert(&m0).expect("one marking fits");
         debug_assert_eq!(s0, 0);
+        let (mut keyed, mut free) = (vec![Vec::new(); net.places.len()], Vec::new());
+        for (t, tr) in net.transitions.iter().enumerate() {
+            match tr.inputs.first() {
+                Some(a) => keyed[a.place].push(t as u32),
+                None => free.push(t as u32),
+            }
+        }
         Graph {
             net,
             set,
+            keyed,
+            free,
             span: vec![(u32::MAX, 0)],
             succ: Vec::new(),
             most: (bytes / 2 / PER_STATE).max(1),
@@ -105,12 +118,18 @@ impl<'a> Graph<'a> {
             return Ok((start as usize, (start + len) as usize));
         }
         let m = self.marking(s).to_vec();
-        let mut next = Vec::new();
-        for t in 0..self.net.transitions.len() {
-            if self.net.enabled(t, &m) {
-                let n = self.net.fire(t, &m);
-                next.push(self.intern(&n)?);
-            }
+        // only the transitions keyed on a marked place can be enabled
+        let enabled: Vec<u32> = (m.iter().enumerate())
+            .filter(|&(_, &v)| v > 0)
+            .flat_map(|(p, _)| &self.keyed[p])
+            .chain(&self.free)
+            .copied()
+            .filter(|&t| self.net.enabled(t as usize, &m))
+            .collect();
+        let mut next = Vec::with_capacity(enabled.len());
+        for t in enabled {
+            let n = self.net.fire(t as usize, &m);
+            next.push(self.intern(&n)?);
         }
         next.sort_unstable();
         next.dedup();
