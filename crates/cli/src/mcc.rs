@@ -293,7 +293,12 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
     match got.ended {
         Ended::Done => answer(a, exam, &lines, extra),
         Ended::Unbounded(_) => {
-            eprintln!("saturn: {spec}: the net is unbounded; {exam} needs a finite state space");
+            eprintln!(
+                "saturn: {spec}: the net is unbounded; {failed} of its {} {exam} formulas \
+                 unanswered (CANNOT_COMPUTE: the walks, the state equation and the on-the-fly \
+                 search did not decide them, and the whole state space is infinite)",
+                items.len()
+            );
             answer(a, exam, &lines, extra)
         }
         Ended::Stopped(i) => {

@@ -275,6 +275,51 @@ fn unbounded_net_answers_infinity_with_a_witness() {
     }
 }
 
+/// CTL on an unbounded net: what the walks, the state equation and the on-the-fly search
+/// decide is answered (the search builds the graph only as far as a formula needs it), the
+/// rest is CANNOT_COMPUTE with the reason on stderr, within the time limit, exit 0.
+#[test]
+fn ctl_on_an_unbounded_net_answers_what_a_search_decides() {
+    let dir = ContestDir::new("unbounded.pnml");
+    std::fs::copy(
+        net("unbounded-CTLCardinality.xml"),
+        Path::new(&dir.path()).join("CTLCardinality.xml"),
+    )
+    .unwrap();
+    let m = measured(&[
+        "mcc",
+        &dir.path(),
+        "--examination",
+        "CTLCardinality",
+        "--timeout",
+        "4",
+    ]);
+    assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
+    assert!(m.wall_seconds < 10.0, "{:.1} s", m.wall_seconds);
+    let mut lines: Vec<&str> = m.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "FORMULA U-CTLCardinality-00 TRUE TECHNIQUES EXPLICIT",
+            "FORMULA U-CTLCardinality-01 TRUE TECHNIQUES EXPLICIT",
+            "FORMULA U-CTLCardinality-02 TRUE TECHNIQUES EXPLICIT",
+            "FORMULA U-CTLCardinality-03 FALSE TECHNIQUES EXPLICIT",
+            "FORMULA U-CTLCardinality-04 TRUE TECHNIQUES LINEAR_EQUATIONS",
+            "FORMULA U-CTLCardinality-05 CANNOT_COMPUTE",
+        ],
+        "{}",
+        m.stdout
+    );
+    assert!(
+        m.stderr
+            .contains("the net is unbounded; 1 of its 6 CTLCardinality formulas unanswered"),
+        "{}",
+        m.stderr
+    );
+    no_panic(&m.stderr);
+}
+
 /// A token count beyond what Saturn represents is refused with its position.
 #[test]
 fn token_count_out_of_range_has_a_position() {

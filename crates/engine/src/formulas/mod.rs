@@ -331,6 +331,8 @@ fn race(
         ..limits
     };
     let (stop_explicit, searching) = (AtomicBool::new(false), AtomicBool::new(false));
+    // the symbolic side has ended (the search need not wait its delay)
+    let symbolic_ended = AtomicBool::new(false);
     // the most states the generation has proven reachable (log10, as f64 bits): once the
     // search cannot hold that many, it stops and gives its core back
     let proven = AtomicU64::new(0f64.to_bits());
@@ -338,7 +340,9 @@ fn race(
         let searcher = tracks.map(|tracks| {
             scope.spawn(|| {
                 // wait, unless the symbolic side ends first (it unparks this thread)
-                while !stop_explicit.load(Ordering::Relaxed) {
+                while !stop_explicit.load(Ordering::Relaxed)
+                    && !symbolic_ended.load(Ordering::Relaxed)
+                {
                     match EXPLICIT_DELAY.checked_sub(start.elapsed()) {
                         Some(left) if !left.is_zero() => std::thread::park_timeout(left),
                         _ => break,
@@ -373,17 +377,22 @@ fn race(
             (&busy, &tell),
             why,
         );
-        // the explicit search goes on only where the generation gave up on a token count
-        // too large to store (it stops at the run's limits by itself)
-        if !matches!(ended, Ended::Stopped(Interrupted::IndexTooLarge)) {
-            stop_explicit.store(true, Ordering::Relaxed);
+        // the explicit side goes on only where the generation gave up on a token count too
+        // large to store, or on an unbounded net, where it alone answers: its walks, the state
+        // equation and the on-the-fly search, never the whole search (told that infinitely
+        // many states are proven); it stops at the run's limits by itself
+        match ended {
+            Ended::Stopped(Interrupted::IndexTooLarge) => {}
+            Ended::Unbounded(_) => tell(f64::INFINITY),
+            _ => stop_explicit.store(true, Ordering::Relaxed),
         }
+        symbolic_ended.store(true, Ordering::Relaxed);
         if let Some(s) = searcher {
             s.thread().unpark();
             let _ = s.join();
         }
         match ended {
-            Ended::Stopped(_) if board.all_decided() => Ended::Done,
+            Ended::Stopped(_) | Ended::Unbounded(_) if board.all_decided() => Ended::Done,
             e => e,
         }
     })
