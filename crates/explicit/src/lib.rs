@@ -218,6 +218,38 @@ fn compile(net: &PetriNet) -> Compiled {
     }
 }
 
+/// A net's transitions compiled for firing on plain markings, for searches outside this crate
+/// (the formulas' on-the-fly CTL graph): the same keys as this crate's searches (only the
+/// transitions whose key input place is marked, and those without inputs, are tried) and
+/// checked token counts.
+pub struct Firing(Compiled);
+
+impl Firing {
+    pub fn new(net: &PetriNet) -> Firing {
+        Firing(compile(net))
+    }
+
+    /// The transitions enabled in `m`, into `out` (cleared first).
+    pub fn enabled(&self, m: &[u64], out: &mut Vec<u32>) {
+        let c = &self.0;
+        out.clear();
+        let keyed = m.iter().enumerate().filter(|&(_, &v)| v > 0);
+        let cands = keyed.flat_map(|(p, _)| &c.by_key[p]).chain(&c.free);
+        out.extend(cands.filter(|&&t| c.trans[t as usize].enabled(m)));
+    }
+
+    /// `m` after firing `t` (enabled in `m`), into `out`; [`GaveUp::Overflow`] when a count
+    /// would pass 2^64 - 1.
+    pub fn fire(&self, t: u32, m: &[u64], out: &mut Vec<u64>) -> Result<(), GaveUp> {
+        out.clear();
+        out.extend_from_slice(m);
+        for &(p, sub, add) in &self.0.trans[t as usize].delta {
+            out[p] = (m[p] - sub).checked_add(add).ok_or(GaveUp::Overflow)?;
+        }
+        Ok(())
+    }
+}
+
 /// The bits of each place's field at the start of [`explore`] (fields only widen later).
 fn widths(net: &PetriNet, bounds: &[Option<u64>], cfg: &Config) -> Vec<u8> {
     let m0 = net.initial_marking();

@@ -4,12 +4,38 @@
 //! oracle cannot finish (unbounded or large) are never answered with fewer states than it saw.
 
 use proptest::prelude::*;
-use saturn_explicit::{explore, Config, Counts, GaveUp, Packing};
+use saturn_explicit::{explore, Config, Counts, Firing, GaveUp, Packing};
 use saturn_model::bounded::{structural_bounds, Limits};
 use saturn_reference::explore::explore_petri;
 use saturn_reference::strategies::{config, random_net};
 
 const CAP: usize = 3000;
+
+proptest! {
+    #![proptest_config(config(200))]
+    /// `Firing` tries only the keyed transitions: in every reachable marking it finds the
+    /// transitions the net says are enabled, and fires them as the net does.
+    #[test]
+    fn firing_agrees_with_the_net(net in random_net(8, 10)) {
+        let firing = Firing::new(&net);
+        // an unbounded or large net: its initial marking only
+        let space = explore_petri(&net, CAP).map_or_else(|_| vec![net.initial_marking()], |r| r.markings);
+        let (mut got, mut next) = (Vec::new(), Vec::new());
+        for m in &space {
+            firing.enabled(m, &mut got);
+            got.sort_unstable();
+            let want: Vec<u32> = (0..net.transitions.len())
+                .filter(|&t| net.enabled(t, m))
+                .map(|t| t as u32)
+                .collect();
+            prop_assert_eq!(&got, &want, "{:?}", m);
+            for &t in &want {
+                prop_assert_eq!(firing.fire(t, m, &mut next), Ok(()));
+                prop_assert_eq!(&next, &net.fire(t as usize, m));
+            }
+        }
+    }
+}
 
 proptest! {
     #![proptest_config(config(400))]

@@ -362,7 +362,9 @@ fn on_the_fly(
         Some(d) => d,
         None => now + LOCAL_TIME * ctl.len() as u32,
     };
-    let mut local = Local::new(net, crate::explicit_bytes(limits));
+    let Some(mut local) = Local::new(net, crate::explicit_bytes(limits)) else {
+        return;
+    };
     for round in [2, 1] {
         let mut left = ctl.len() as u32;
         ctl.retain(|&(n, f, simplified)| {

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use saturn_explicit::MarkingSet;
+use saturn_explicit::{Firing, MarkingSet};
 use saturn_model::PetriNet;
 
 use super::Cut;
@@ -20,10 +20,7 @@ pub(super) struct Graph<'a> {
     /// Per state: its successors in `succ` (`u32::MAX` as the start: not yet computed).
     span: Vec<(u32, u32)>,
     succ: Vec<u32>,
-    /// Per place: the transitions whose first input place it is (they need it marked).
-    keyed: Vec<Vec<u32>>,
-    /// The transitions without input places.
-    free: Vec<u32>,
+    firing: Firing,
     /// The most states.
     pub(super) most: usize,
     /// The state read last and its marking.
@@ -34,31 +31,24 @@ pub(super) struct Graph<'a> {
 }
 
 impl<'a> Graph<'a> {
-    /// The graph of `net`'s initial marking (state 0), to grow within about `bytes`.
-    pub(super) fn new(net: &'a PetriNet, bytes: usize) -> Graph<'a> {
+    /// The graph of `net`'s initial marking (state 0), to grow within about `bytes`; `None`
+    /// when not even that marking fits.
+    pub(super) fn new(net: &'a PetriNet, bytes: usize) -> Option<Graph<'a>> {
         let m0 = net.initial_marking();
         let mut set = MarkingSet::new((bytes / 2).max(1 << 16));
-        let s0 = set.insert(&m0).expect("one marking fits");
+        let s0 = set.insert(&m0).ok()?;
         debug_assert_eq!(s0, 0);
-        let (mut keyed, mut free) = (vec![Vec::new(); net.places.len()], Vec::new());
-        for (t, tr) in net.transitions.iter().enumerate() {
-            match tr.inputs.first() {
-                Some(a) => keyed[a.place].push(t as u32),
-                None => free.push(t as u32),
-            }
-        }
-        Graph {
+        Some(Graph {
             net,
             set,
-            keyed,
-            free,
+            firing: Firing::new(net),
             span: vec![(u32::MAX, 0)],
             succ: Vec::new(),
             most: (bytes / 2 / PER_STATE).max(1),
             read: (0, m0),
             until: None,
             polls: 0,
-        }
+        })
     }
 
     pub(super) fn net(&self) -> &'a PetriNet {
@@ -98,6 +88,21 @@ impl<'a> Graph<'a> {
         Ok(i)
     }
 
+    /// The numbers of `m`'s successors, added when new.
+    fn expand(&mut self, m: &[u64]) -> Result<Vec<u32>, Cut> {
+        let (mut enabled, mut fired) = (Vec::new(), Vec::new());
+        self.firing.enabled(m, &mut enabled);
+        let mut next = Vec::with_capacity(enabled.len());
+        for t in enabled {
+            // a count past 2^64 - 1: the graph cannot grow there
+            self.firing
+                .fire(t, m, &mut fired)
+                .map_err(|_| Cut::States)?;
+            next.push(self.intern(&fired)?);
+        }
+        Ok(next)
+    }
+
     /// The successors of `s` (their range in the lists read by [`Graph::succ`]), computed on
     /// first use.
     pub(super) fn successors(
@@ -117,20 +122,12 @@ impl<'a> Graph<'a> {
         if start != u32::MAX {
             return Ok((start as usize, (start + len) as usize));
         }
-        let m = self.marking(s).to_vec();
-        // only the transitions keyed on a marked place can be enabled
-        let enabled: Vec<u32> = (m.iter().enumerate())
-            .filter(|&(_, &v)| v > 0)
-            .flat_map(|(p, _)| &self.keyed[p])
-            .chain(&self.free)
-            .copied()
-            .filter(|&t| self.net.enabled(t as usize, &m))
-            .collect();
-        let mut next = Vec::with_capacity(enabled.len());
-        for t in enabled {
-            let n = self.net.fire(t as usize, &m);
-            next.push(self.intern(&n)?);
-        }
+        // the marking read stays where it is (no copy); the successors never read another
+        self.marking(s);
+        let m = std::mem::take(&mut self.read.1);
+        let next = self.expand(&m);
+        self.read.1 = m;
+        let mut next = next?;
         next.sort_unstable();
         next.dedup();
         let start = self.succ.len();

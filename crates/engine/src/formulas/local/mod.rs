@@ -66,14 +66,15 @@ pub(super) struct Local<'a> {
 type Found = Result<bool, Cut>;
 
 impl<'a> Local<'a> {
-    /// An empty graph of `net` that grows to at most `bytes` (roughly).
-    pub(super) fn new(net: &'a PetriNet, bytes: usize) -> Local<'a> {
-        Local {
-            graph: Graph::new(net, bytes),
+    /// An empty graph of `net` that grows to at most `bytes` (roughly); `None` when not even
+    /// the initial marking fits.
+    pub(super) fn new(net: &'a PetriNet, bytes: usize) -> Option<Local<'a>> {
+        Some(Local {
+            graph: Graph::new(net, bytes)?,
             nodes: Vec::new(),
             ids: FxHashMap::default(),
             memo: FxHashMap::default(),
-        }
+        })
     }
 
     /// The states built so far.
@@ -115,6 +116,13 @@ impl<'a> Local<'a> {
 
     fn not(&mut self, a: usize) -> usize {
         self.node(Node::Not(a))
+    }
+
+    /// `¬op(¬a)`: a universal operator by its existential dual.
+    fn dual(&mut self, a: usize, op: impl FnOnce(usize) -> Node) -> usize {
+        let na = self.not(a);
+        let e = self.node(op(na));
+        self.not(e)
     }
 
     /// `f` as nodes (`None`: a path formula that is not CTL).
@@ -160,9 +168,7 @@ impl<'a> Local<'a> {
             }
             S::AX(a) => {
                 let a = self.build(a)?;
-                let na = self.not(a);
-                let ex = self.node(Node::EX(na));
-                self.not(ex)
+                self.dual(a, Node::EX)
             }
             S::EF(a) => {
                 let a = self.build(a)?;
@@ -171,10 +177,8 @@ impl<'a> Local<'a> {
             }
             S::AG(a) => {
                 let a = self.build(a)?;
-                let na = self.not(a);
                 let t = truth(self);
-                let ef = self.node(Node::EU(t, na));
-                self.not(ef)
+                self.dual(a, |na| Node::EU(t, na))
             }
             S::EG(a) => {
                 let a = self.build(a)?;
@@ -182,9 +186,7 @@ impl<'a> Local<'a> {
             }
             S::AF(a) => {
                 let a = self.build(a)?;
-                let na = self.not(a);
-                let eg = self.node(Node::EG(na));
-                self.not(eg)
+                self.dual(a, Node::EG)
             }
             S::EU(a, b) => {
                 let (a, b) = (self.build(a)?, self.build(b)?);
@@ -200,7 +202,10 @@ impl<'a> Local<'a> {
                 self.node(Node::And(vec![neu, neg]))
             }
             S::A(_) | S::E(_) => return None,
-            S::Const(_) | S::Deadlock | S::Atom(_) | S::Enabled(_) => unreachable!("state_only"),
+            // without temporal operators: caught by `state_only` above
+            S::Const(_) | S::Deadlock | S::Atom(_) | S::Enabled(_) => {
+                self.node(Node::Leaf(f.clone()))
+            }
         })
     }
 
@@ -406,8 +411,8 @@ mod tests {
                 return Err(discard("unbounded or large"));
             };
             let reference = CtlChecker::new(&net, &space, Deadlocks::Maximal);
-            let mut local = Local::new(&net, usize::MAX / 2);
-            let mut small = Local::new(&net, 0);
+            let mut local = Local::new(&net, usize::MAX / 2).expect("the initial marking fits");
+            let mut small = Local::new(&net, 0).expect("the initial marking fits");
             small.graph.most = few;
             for phi in &phis {
                 let want = reference.holds(phi).expect("CTL");
@@ -431,7 +436,7 @@ mod tests {
                 return Err(discard("unbounded or large"));
             };
             let reference = CtlChecker::new(&net, &space, Deadlocks::Maximal);
-            let mut local = Local::new(&net, usize::MAX / 2);
+            let mut local = Local::new(&net, usize::MAX / 2).expect("the initial marking fits");
             for phi in &phis {
                 let want = reference.sat(phi).expect("CTL");
                 let root = local.build(phi).expect("CTL");
@@ -466,7 +471,7 @@ mod tests {
             })
         };
         let eg = StateFormula::EG(Box::new(StateFormula::Not(Box::new(on(2)))));
-        let mut local = Local::new(&net, 1 << 20);
+        let mut local = Local::new(&net, 1 << 20).expect("the initial marking fits");
         let root = local.build(&eg).expect("CTL");
         let value = |local: &mut Local, p: usize| {
             let mut m = vec![0; 5];
@@ -502,7 +507,7 @@ mod tests {
                 bound: k,
             })
         };
-        let mut local = Local::new(&net, 1 << 20);
+        let mut local = Local::new(&net, 1 << 20).expect("the initial marking fits");
         let ef = StateFormula::EF(Box::new(at_least(2, 5)));
         assert_eq!(local.check(&ef, far(), &|| false), Some(Ok(true)));
         // AG (p0 + p1 >= 1): no state of the cut graph tells; the search is cut
@@ -510,11 +515,11 @@ mod tests {
             at_least(0, 1),
             at_least(1, 1),
         ])));
-        let mut small = Local::new(&net, 0);
+        let mut small = Local::new(&net, 0).expect("the initial marking fits");
         small.graph.most = 50;
         assert_eq!(small.check(&ag, far(), &|| false), Some(Err(Cut::States)));
         // a stop asked for is a cut
-        let mut stopped = Local::new(&net, 1 << 30);
+        let mut stopped = Local::new(&net, 1 << 30).expect("the initial marking fits");
         assert_eq!(stopped.check(&ag, far(), &|| true), Some(Err(Cut::Time)));
     }
 }
