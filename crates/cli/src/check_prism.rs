@@ -120,7 +120,8 @@ pub struct PrismCheckArgs {
     pub omega: f64,
     /// Convergence threshold on the difference between iterates; a range `1e-1:1e-10` (one
     /// value a decade) or `START:FACTOR:END` checks every property at every epsilon, for its
-    /// bounds and satisfying sets against epsilon (thesis Figures 7.6-7.7; docs/ctmc.md).
+    /// bounds and satisfying sets against epsilon (thesis Figures 7.6-7.7; docs/ctmc.md), at
+    /// every point of the ranged constants when --const ranges some.
     #[arg(long, default_value = "1e-6")]
     pub epsilon: crate::epsilon::EpsilonArg,
     /// Measure the absolute difference between iterates (default: relative, as PRISM).

@@ -22,7 +22,7 @@ use saturn_prism::{ConstOverrides, ConstSpec};
 use crate::check::CheckArgs;
 use crate::check_prism::{
     check_rows, const_error, exit_code, load_chain_at, new_checker, print_run_json, report_failed,
-    row_json, selected_properties, AutoChoice, EngineChoice, Outcome, Row,
+    row_json, selected_properties, AutoChoice, Chain, EngineChoice, Outcome, Row,
 };
 use crate::load::Input;
 use crate::out;
@@ -32,14 +32,17 @@ use crate::prism_csl::Translator;
 use crate::report::Failure;
 
 /// One chain built: the model constants' values and its size.
-struct Build {
-    constants: String,
+pub(crate) struct Build {
+    pub constants: String,
+    /// Every constant's value at the point the chain was built for (the model's and the
+    /// property file's).
+    pub constants_all: String,
     /// The engine's name, and what `--engine auto` measured.
-    engine: &'static str,
-    auto: Option<AutoChoice>,
-    states: usize,
-    transitions: u64,
-    seconds: f64,
+    pub engine: &'static str,
+    pub auto: Option<AutoChoice>,
+    pub states: usize,
+    pub transitions: u64,
+    pub seconds: f64,
 }
 
 /// One point of the experiment: every constant's value, the chain it was checked on, the
@@ -52,7 +55,7 @@ struct Point {
 }
 
 /// The names of the ranged constants in `overrides`.
-fn ranged(overrides: &ConstOverrides) -> Vec<&str> {
+pub(crate) fn ranged(overrides: &ConstOverrides) -> Vec<&str> {
     overrides
         .entries()
         .iter()
@@ -89,16 +92,21 @@ fn at_point(f: Failure, ov: &ConstOverrides) -> Failure {
 fn skipped(selected: &[usize], pf: &saturn_prism::PropertyFile) -> Vec<Row> {
     selected
         .iter()
-        .map(|&k| Row {
-            index: k + 1,
-            text: pf.properties[k].ast.to_string(),
-            outcome: Outcome::Skipped,
-            iterations: 0,
-            methods: Vec::new(),
-            stats: Stats::default(),
-            seconds: 0.0,
-        })
+        .map(|&k| skipped_row(k, &pf.properties[k].ast.to_string()))
         .collect()
+}
+
+/// The row of property `k` (0-based), `text`, not checked because a limit stopped the run.
+pub(crate) fn skipped_row(k: usize, text: &str) -> Row {
+    Row {
+        index: k + 1,
+        text: text.to_string(),
+        outcome: Outcome::Skipped,
+        iterations: 0,
+        methods: Vec::new(),
+        stats: Stats::default(),
+        seconds: 0.0,
+    }
 }
 
 fn value_json(v: &Value) -> Json {
@@ -109,8 +117,34 @@ fn value_json(v: &Value) -> Json {
     }
 }
 
+/// The single-valued constants of `consts` as a JSON object (name to value).
+pub(crate) fn consts_json(consts: &ConstOverrides) -> Json {
+    let m: Map<String, Json> = consts
+        .entries()
+        .iter()
+        .filter_map(|(n, s)| match s {
+            ConstSpec::Single(v) => Some((n.clone(), value_json(v))),
+            ConstSpec::Range { .. } => None,
+        })
+        .collect();
+    Json::Object(m)
+}
+
+/// The constants `--const` gives a single value, as `N=1, T=5` (the notes of plots).
+pub(crate) fn fixed_text(overrides: &ConstOverrides) -> String {
+    let fixed: Vec<String> = overrides
+        .entries()
+        .iter()
+        .filter_map(|(n, s)| match s {
+            ConstSpec::Single(v) => Some(format!("{n}={v}")),
+            ConstSpec::Range { .. } => None,
+        })
+        .collect();
+    fixed.join(", ")
+}
+
 /// The values of `names` in `consts`, as text.
-fn values_of(consts: &ConstOverrides, names: &[&str]) -> Vec<String> {
+pub(crate) fn values_of(consts: &ConstOverrides, names: &[&str]) -> Vec<String> {
     names
         .iter()
         .map(|n| consts.value(n).map_or_else(String::new, |v| v.to_string()))
@@ -171,23 +205,136 @@ fn plotted(r: &Row) -> Option<Bounds> {
     })
 }
 
-/// Run the experiment of `overrides` (at least one range). `options`, `engine`: as for one
-/// run.
-pub fn run(
+/// The engines the chains were built with, each named once, comma-separated.
+pub(crate) fn engine_names(builds: &[Build]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for b in builds {
+        if !names.contains(&b.engine) {
+            names.push(b.engine);
+        }
+    }
+    names.join(",")
+}
+
+/// The JSON of the chains built.
+pub(crate) fn builds_json(builds: &[Build]) -> Vec<Json> {
+    builds
+        .iter()
+        .map(|b| {
+            json!({
+                "constants": b.constants,
+                "engine": b.engine,
+                "engine_auto": b.auto.as_ref().map(AutoChoice::json),
+                "states": b.states,
+                "transitions": b.transitions,
+                "build_seconds": b.seconds,
+            })
+        })
+        .collect()
+}
+
+/// One line per chain built: its model constants, size, build time and engine choice.
+pub(crate) fn builds_text(t: &mut String, builds: &[Build]) {
+    for b in builds {
+        let _ = writeln!(
+            t,
+            "{}states: {}, transitions: {} (built in {:.3} s){}",
+            if b.constants.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", b.constants)
+            },
+            b.states,
+            b.transitions,
+            b.seconds,
+            b.auto.map_or_else(String::new, |c| format!(
+                ", engine {} ({})",
+                b.engine,
+                c.text()
+            ))
+        );
+    }
+}
+
+/// One point of an experiment as its visitor gets it: its index among the assignments, the
+/// program with the point's constants and the property file checked again with them.
+pub(crate) struct At {
+    pub index: usize,
+    pub prog: saturn_prism::program::Program,
+    pub props: saturn_prism::PropertyFile,
+}
+
+impl Build {
+    /// The engine and, with `--engine auto`, the sizes it was chosen by.
+    pub(crate) fn engine_text(&self) -> String {
+        match &self.auto {
+            Some(c) => format!("{} ({})", self.engine, c.text()),
+            None => self.engine.to_string(),
+        }
+    }
+}
+
+impl At {
+    /// The translator of the point's property file into CSL.
+    pub(crate) fn translator<'a>(&'a self, chain: &'a Chain) -> Translator<'a> {
+        Translator {
+            prog: &self.prog,
+            props: &self.props,
+            source: chain.props_source.as_ref(),
+        }
+    }
+}
+
+/// What [`walk`] went through: every point's constants, the chains built and the chain each
+/// point was checked on, the properties selected.
+pub(crate) struct Walked<T> {
+    pub assignments: Vec<ConstOverrides>,
+    pub builds: Vec<Build>,
+    /// Per point: the chain it was checked on and what the visitor gave (`None`: skipped, a
+    /// limit stopped the experiment before it).
+    pub points: Vec<Option<(usize, T)>>,
+    /// The property file at the first point, and the properties `--prop` selects in it.
+    pub props: saturn_prism::PropertyFile,
+    pub selected: Vec<usize>,
+    pub model_type: &'static str,
+}
+
+/// Walk the points of `overrides` (their product, the last constant varying fastest): the
+/// chain is built once per value of the model's constants (the points grouped by them,
+/// whatever the order of `--const`), each point's property file is checked again with its
+/// values, and `visit` gets the chain, its reward structures and the group's points, giving
+/// one value per point (`selected`: the properties `--prop` selects). `first_check` sees the property file of the first point and the selected
+/// properties before anything is computed (to refuse what cannot be done). A limit reached
+/// while building leaves the remaining points `None` and sets `stopped`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn walk<T>(
     a: &CheckArgs,
     input: &Input,
     overrides: &ConstOverrides,
-    options: Options,
     engine: EngineChoice,
     start: Instant,
-) -> anyhow::Result<ExitCode> {
+    limits: &saturn_symbolic::Limits,
+    stopped: &mut Option<saturn_symbolic::Interrupted>,
+    first_check: impl FnOnce(&saturn_prism::PropertyFile, &[usize]) -> Result<(), Failure>,
+    mut visit: impl FnMut(
+        &Chain,
+        &[saturn_ctmc::props::RewardStructure],
+        &[At],
+        &[usize],
+        &mut Option<saturn_symbolic::Interrupted>,
+    ) -> Vec<T>,
+) -> Result<Walked<T>, Failure> {
     let p = &a.prism;
     let props_path = p.props.as_deref().expect("the caller checked --props");
-    let ranged = ranged(overrides);
-    if let Some(plot) = &p.plot {
-        check_plot(plot, &ranged)?;
-    }
     let assignments = overrides.assignments().map_err(const_error)?;
+    // a failure names its point when there are several
+    let at_point = |f: Failure, ov: &ConstOverrides| {
+        if overrides.is_concrete() {
+            f
+        } else {
+            at_point(f, ov)
+        }
+    };
     let first = load_chain_at(
         input,
         &assignments[0],
@@ -201,18 +348,7 @@ pub fn run(
     let pf0 = first.props.clone().expect("a property file was given");
     let model_type = first.prog.model_type.name();
     let selected = selected_properties(p, &pf0)?;
-    if let Some(plot) = &p.plot {
-        if selected.iter().all(|&k| pf0.properties[k].ty == Type::Bool) {
-            return Err(Failure::error(format!(
-                "--plot {}: nothing to draw, every property checked is a boolean (plots show \
-                 numeric properties: P=?, S=?, R=?)",
-                plot.display()
-            ))
-            .into());
-        }
-    }
-    // the points grouped by the values of the model's constants, in order of appearance: one
-    // chain per group
+    first_check(&pf0, &selected)?;
     let model_consts: Vec<&str> = overrides
         .names()
         .filter(|n| first.prog.constant(n).is_some())
@@ -228,15 +364,13 @@ pub fn run(
             });
         groups[g].push(i);
     }
-    let limits = a.limits.limits(start);
-    let mut stopped = None;
     let mut builds: Vec<Build> = Vec::new();
-    let mut points: Vec<Option<Point>> = (0..assignments.len()).map(|_| None).collect();
+    let mut points: Vec<Option<(usize, T)>> = (0..assignments.len()).map(|_| None).collect();
     let mut first = Some(first);
     for idx in &groups {
         let chain = match first.take() {
-            Some(c) => Some(c),
-            None if stopped.is_some() => None,
+            Some(c) => c,
+            None if stopped.is_some() => continue,
             None => match load_chain_at(
                 input,
                 &assignments[idx[0]],
@@ -246,24 +380,14 @@ pub fn run(
                 engine,
                 true,
             ) {
-                Ok(c) => Some(c),
+                Ok(c) => c,
                 // a limit reached while building: the points left are skipped
                 Err(_) if limits.check().is_err() => {
-                    stopped = limits.check().err();
-                    None
+                    *stopped = limits.check().err();
+                    continue;
                 }
-                Err(f) => return Err(at_point(f, &assignments[idx[0]]).into()),
+                Err(f) => return Err(at_point(f, &assignments[idx[0]])),
             },
-        };
-        let Some(chain) = chain else {
-            for &i in idx {
-                points[i] = Some(Point {
-                    consts: assignments[i].clone(),
-                    build: None,
-                    rows: skipped(&selected, &pf0),
-                });
-            }
-            continue;
         };
         let c = chain.ctmc.chain();
         builds.push(Build {
@@ -275,40 +399,114 @@ pub fn run(
                 .map(|(v, n)| format!("{n}={v}"))
                 .collect::<Vec<_>>()
                 .join(","),
+            constants_all: chain.constants.clone(),
             states: c.len(),
             transitions: c.transitions(),
             seconds: chain.build_seconds,
         });
         let pf = chain.props.as_ref().expect("a property file was given");
-        let rewards = Translator {
-            prog: &chain.prog,
-            props: pf,
-            source: chain.props_source.as_ref(),
-        }
-        .rewards()
-        .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
-        let mut checker = new_checker(&chain, &rewards, options, &limits, a.limits.progress)
-            .refine_order(a.prism.refine.into());
-        let mut prog = chain.prog.clone();
+        let rewards = chain
+            .translator()
+            .rewards()
+            .map_err(|u| Failure::error(format!("{}: {}", a.model, u.0)))?;
+        let mut ats = Vec::new();
         for &i in idx {
             // the property constants of this point: the file checked again, the chain kept
+            let mut prog = chain.prog.clone();
             prog.overrides = assignments[i].clone();
-            let pf = saturn_prism::check_properties(&pf.ast, &prog)
+            let props = saturn_prism::check_properties(&pf.ast, &prog)
                 .map_err(|d| at_point(prism_failure(&d, 2), &assignments[i]))?;
-            let tr = Translator {
-                prog: &prog,
-                props: &pf,
-                source: chain.props_source.as_ref(),
-            };
-            let rows = check_rows(&mut checker, &tr, &selected, &limits, &mut stopped);
-            points[i] = Some(Point {
-                consts: assignments[i].clone(),
-                build: Some(builds.len() - 1),
-                rows,
+            ats.push(At {
+                index: i,
+                prog,
+                props,
             });
         }
+        let values = visit(&chain, &rewards, &ats, &selected, stopped);
+        for (at, v) in ats.iter().zip(values) {
+            points[at.index] = Some((builds.len() - 1, v));
+        }
     }
-    let points: Vec<Point> = points.into_iter().flatten().collect();
+    Ok(Walked {
+        assignments,
+        builds,
+        points,
+        props: pf0,
+        selected,
+        model_type,
+    })
+}
+
+/// Run the experiment of `overrides` (at least one range). `options`, `engine`: as for one
+/// run.
+pub fn run(
+    a: &CheckArgs,
+    input: &Input,
+    overrides: &ConstOverrides,
+    options: Options,
+    engine: EngineChoice,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let p = &a.prism;
+    let ranged = ranged(overrides);
+    if let Some(plot) = &p.plot {
+        check_plot(plot, &ranged)?;
+    }
+    let limits = a.limits.limits(start);
+    let mut stopped = None;
+    let first_check = |pf0: &saturn_prism::PropertyFile, selected: &[usize]| match &p.plot {
+        Some(plot) if selected.iter().all(|&k| pf0.properties[k].ty == Type::Bool) => {
+            Err(Failure::error(format!(
+                "--plot {}: nothing to draw, every property checked is a boolean (plots \
+                     show numeric properties: P=?, S=?, R=?)",
+                plot.display()
+            )))
+        }
+        _ => Ok(()),
+    };
+    let walked = walk(
+        a,
+        input,
+        overrides,
+        engine,
+        start,
+        &limits,
+        &mut stopped,
+        first_check,
+        |chain, rewards, ats, selected, stopped| {
+            let mut checker = new_checker(chain, rewards, options, &limits, a.limits.progress)
+                .refine_order(a.prism.refine.into());
+            ats.iter()
+                .map(|at| {
+                    let tr = at.translator(chain);
+                    check_rows(&mut checker, &tr, selected, &limits, stopped)
+                })
+                .collect()
+        },
+    )?;
+    let (builds, pf0, selected, model_type) = (
+        walked.builds,
+        walked.props,
+        walked.selected,
+        walked.model_type,
+    );
+    let points: Vec<Point> = walked
+        .assignments
+        .into_iter()
+        .zip(walked.points)
+        .map(|(consts, v)| match v {
+            Some((b, rows)) => Point {
+                consts,
+                build: Some(b),
+                rows,
+            },
+            None => Point {
+                consts,
+                build: None,
+                rows: skipped(&selected, &pf0),
+            },
+        })
+        .collect();
     let mut failed = Vec::new();
     for pt in &points {
         failed.extend(report_failed(
@@ -317,15 +515,7 @@ pub fn run(
         ));
     }
     // the engines the chains were built with, each named once
-    let mut engine_name = String::new();
-    for b in &builds {
-        if !engine_name.split(',').any(|e| e == b.engine) {
-            if !engine_name.is_empty() {
-                engine_name.push(',');
-            }
-            engine_name.push_str(b.engine);
-        }
-    }
+    let engine_name = engine_names(&builds);
     if a.json {
         let props: Vec<Json> = (0..selected.len())
             .map(|j| {
@@ -335,19 +525,10 @@ pub fn run(
                         let size = pt.build.map(|b| (builds[b].states, builds[b].transitions));
                         let (n, t) = size.unwrap_or_default();
                         let mut o = row_json(&pt.rows[j], n, t, &a.limits);
-                        let consts: Map<String, Json> = pt
-                            .consts
-                            .entries()
-                            .iter()
-                            .filter_map(|(n, s)| match s {
-                                ConstSpec::Single(v) => Some((n.clone(), value_json(v))),
-                                ConstSpec::Range { .. } => None,
-                            })
-                            .collect();
                         if let Json::Object(m) = &mut o {
                             m.remove("index");
                             m.remove("property");
-                            m.insert("consts".into(), Json::Object(consts));
+                            m.insert("consts".into(), consts_json(&pt.consts));
                             if size.is_none() {
                                 m.insert("states".into(), Json::Null);
                                 m.insert("transitions".into(), Json::Null);
@@ -363,19 +544,7 @@ pub fn run(
                 })
             })
             .collect();
-        let builds: Vec<Json> = builds
-            .iter()
-            .map(|b| {
-                json!({
-                    "constants": b.constants,
-                    "engine": b.engine,
-                    "engine_auto": b.auto.as_ref().map(AutoChoice::json),
-                    "states": b.states,
-                    "transitions": b.transitions,
-                    "build_seconds": b.seconds,
-                })
-            })
-            .collect();
+        let builds = builds_json(&builds);
         print_run_json(
             a,
             json!({
@@ -399,25 +568,7 @@ pub fn run(
             points.len(),
             builds.len()
         );
-        for b in &builds {
-            let _ = writeln!(
-                t,
-                "{}states: {}, transitions: {} (built in {:.3} s){}",
-                if b.constants.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", b.constants)
-                },
-                b.states,
-                b.transitions,
-                b.seconds,
-                b.auto.map_or_else(String::new, |c| format!(
-                    ", engine {} ({})",
-                    b.engine,
-                    c.text()
-                ))
-            );
-        }
+        builds_text(&mut t, &builds);
         let mut header: Vec<String> = ranged.iter().map(|s| s.to_string()).collect();
         header.extend(["Result", "Lower", "Upper"].map(String::from));
         for (j, &k) in selected.iter().enumerate() {
@@ -436,14 +587,7 @@ pub fn run(
     }
     if let Some(plot) = &p.plot {
         let x_name = ranged[0];
-        let fixed: Vec<String> = overrides
-            .entries()
-            .iter()
-            .filter_map(|(n, s)| match s {
-                ConstSpec::Single(v) => Some(format!("{n}={v}")),
-                ConstSpec::Range { .. } => None,
-            })
-            .collect();
+        let fixed = fixed_text(overrides);
         let panels: Vec<Panel> = selected
             .iter()
             .enumerate()
@@ -467,7 +611,7 @@ pub fn run(
         let note = if fixed.is_empty() {
             String::new()
         } else {
-            format!("constants: {}", fixed.join(", "))
+            format!("constants: {fixed}")
         };
         out::write_file(plot, &crate::plot::svg(x_name, &note, &panels))?;
     }

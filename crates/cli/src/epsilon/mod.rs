@@ -19,7 +19,7 @@ use std::time::Instant;
 use serde_json::{json, Value as Json};
 
 use saturn_ctmc::props::{
-    fmt_num, Answer, Bounded, CheckError, Checker, Csl, Interval, Rel, Stats,
+    fmt_num, Answer, Bounded, CheckError, Checker, Csl, Interval, Rel, RewardStructure, Stats,
 };
 use saturn_ctmc::solve::Options;
 use saturn_prism::program::Type;
@@ -27,18 +27,21 @@ use saturn_prism::ConstOverrides;
 
 use crate::check::CheckArgs;
 use crate::check_prism::{
-    const_error, engine_text, exit_code, failure_outcome, load_checked, method_text, new_checker,
-    num_json, print_run_json, report_failed, EngineChoice, Outcome, Row,
+    const_error, exit_code, failure_outcome, method_text, new_checker, num_json, print_run_json,
+    report_failed, Chain, EngineChoice, Outcome, Row,
 };
-use crate::experiment::table;
+use crate::experiment::{self, table, At};
 use crate::load::Input;
 use crate::out;
 use crate::plot::{Bounds, Figure, Measure, Panel, Sample};
+use crate::report::Failure;
 
 /// One property at one epsilon: the row (outcome: the verdict of a boolean, the number's
 /// answer; merged statistics), the number's bounds in the initial state(s) and the sizes of
 /// the satisfying sets.
 struct Point {
+    /// The assignment of the constants (its index in the experiment's product).
+    at: usize,
     epsilon: f64,
     row: Row,
     bounds: Option<Interval>,
@@ -103,7 +106,7 @@ fn satisfying_sets(vals: &[Bounded], init: &[usize]) -> ((usize, usize), Answer)
     let sure = vals.iter().filter(|v| truth(v) == Some(true)).count();
     let undecided = vals.iter().filter(|v| **v == Bounded::Undecided).count();
     let at: Vec<Option<bool>> = init.iter().map(|&i| truth(&vals[i])).collect();
-    let verdict = if at.iter().any(|b| *b == Some(false)) {
+    let verdict = if at.contains(&Some(false)) {
         Answer::Bool(false)
     } else if at.iter().all(|b| *b == Some(true)) {
         Answer::Bool(true)
@@ -275,7 +278,89 @@ fn figures_7_6_7_7_panels(title: &str, points: &[&Point]) -> Vec<Panel> {
     panels
 }
 
-/// Run the epsilon experiment of `--epsilon START:END` (the constants single values).
+/// At most this many points of the ranged constants in a plot over epsilon (a row of
+/// panels per property and point).
+const MAX_PLOT_POINTS: usize = 12;
+
+/// Evaluate property `k` of the point `at` at every epsilon, each from a fresh checker.
+#[allow(clippy::too_many_arguments)]
+fn sweep(
+    a: &CheckArgs,
+    chain: &Chain,
+    rewards: &[RewardStructure],
+    at: &At,
+    k: usize,
+    epsilons: &[f64],
+    options: Options,
+    limits: &saturn_symbolic::Limits,
+    stopped: &mut Option<saturn_symbolic::Interrupted>,
+) -> Vec<Point> {
+    let tr = at.translator(chain);
+    let prop = &tr.props.properties[k];
+    let boolean = prop.ty == Type::Bool;
+    let formula = tr.csl(&prop.expr);
+    let init = chain.ctmc.chain().initial().to_vec();
+    let mut points = Vec::new();
+    for &eps in epsilons {
+        let t0 = Instant::now();
+        let mut checker = new_checker(
+            chain,
+            rewards,
+            Options {
+                epsilon: eps,
+                ..options
+            },
+            limits,
+            a.limits.progress,
+        );
+        let (outcome, measured, stats) = match (&formula, *stopped) {
+            (_, Some(_)) => (Outcome::Skipped, None, Stats::default()),
+            (Err(u), None) => (Outcome::Failed(u.0.clone()), None, Stats::default()),
+            (Ok(f), None) => match measure(&mut checker, f, boolean, &init) {
+                Ok((m, st)) => (Outcome::Answer(m.answer), Some(m), st),
+                Err(e) => (
+                    failure_outcome(e, limits, stopped),
+                    None,
+                    checker.stats().clone(),
+                ),
+            },
+        };
+        points.push(Point {
+            at: at.index,
+            epsilon: eps,
+            bounds: measured.as_ref().and_then(|m| m.bounds),
+            sets: measured.as_ref().and_then(|m| m.sets),
+            row: Row {
+                index: k + 1,
+                text: prop.ast.to_string(),
+                outcome,
+                iterations: stats.iterations,
+                methods: stats.methods.clone(),
+                stats,
+                seconds: t0.elapsed().as_secs_f64(),
+            },
+        });
+    }
+    points
+}
+
+/// The points of property `k` at the assignment `at` that a limit kept from being checked.
+fn skipped_points(at: usize, k: usize, text: &str, epsilons: &[f64]) -> Vec<Point> {
+    epsilons
+        .iter()
+        .map(|&epsilon| Point {
+            at,
+            epsilon,
+            bounds: None,
+            sets: None,
+            row: experiment::skipped_row(k, text),
+        })
+        .collect()
+}
+
+/// Run the epsilon experiment of `--epsilon START:END`, at every point of the ranged constants
+/// when `--const` ranges some (their product, as [`crate::experiment`]; the chain built once
+/// per value of the model's constants).
 pub fn run(
     a: &CheckArgs,
     input: &Input,
@@ -284,132 +369,170 @@ pub fn run(
     start: Instant,
 ) -> anyhow::Result<ExitCode> {
     let p = &a.prism;
-    let props_path = p.props.as_deref().expect("the caller checked --props");
     let overrides = ConstOverrides::parse_all(&p.consts).map_err(const_error)?;
-    if !overrides.is_concrete() {
-        return Err(const_error(format!(
-            "--epsilon {}: an experiment over epsilon takes one value per constant (a ranged \
-             --const is an experiment of its own)",
-            p.epsilon
-        ))
-        .into());
-    }
+    let ranged = experiment::ranged(&overrides);
     let epsilons = p.epsilon.values();
-    let (chain, selected, rewards) = load_checked(a, input, props_path, engine, start)?;
-    let tr = chain.translator();
-    let pf = tr.props;
-    let limits = a.limits.limits(start);
-    let init = chain.ctmc.chain().initial().to_vec();
-    let mut stopped = None;
-    // points[j][e]: property j at epsilon e
-    let mut points: Vec<Vec<Point>> = Vec::new();
-    for &k in &selected {
-        let prop = &pf.properties[k];
-        let boolean = prop.ty == Type::Bool;
-        let formula = tr.csl(&prop.expr);
-        let mut row_points = Vec::new();
-        for &eps in &epsilons {
-            let t0 = Instant::now();
-            let mut checker = new_checker(
-                &chain,
-                &rewards,
-                Options {
-                    epsilon: eps,
-                    ..options
-                },
-                &limits,
-                a.limits.progress,
-            );
-            let (outcome, measured, stats) = match (&formula, stopped) {
-                (_, Some(_)) => (Outcome::Skipped, None, Stats::default()),
-                (Err(u), None) => (Outcome::Failed(u.0.clone()), None, Stats::default()),
-                (Ok(f), None) => match measure(&mut checker, f, boolean, &init) {
-                    Ok((m, st)) => (Outcome::Answer(m.answer), Some(m), st),
-                    Err(e) => (
-                        failure_outcome(e, &limits, &mut stopped),
-                        None,
-                        checker.stats().clone(),
-                    ),
-                },
-            };
-            row_points.push(Point {
-                epsilon: eps,
-                bounds: measured.as_ref().and_then(|m| m.bounds),
-                sets: measured.as_ref().and_then(|m| m.sets),
-                row: Row {
-                    index: k + 1,
-                    text: prop.ast.to_string(),
-                    outcome,
-                    iterations: stats.iterations,
-                    methods: stats.methods.clone(),
-                    stats,
-                    seconds: t0.elapsed().as_secs_f64(),
-                },
-            });
+    if let Some(plot) = &p.plot {
+        let n = overrides.assignments().map_err(const_error)?.len();
+        if n > MAX_PLOT_POINTS {
+            return Err(Failure::error(format!(
+                "--plot {}: a plot over epsilon draws a row of panels per property and point of \
+                 the ranged constants, at most {MAX_PLOT_POINTS} points, but --const {} has {n}; \
+                 narrow the range or leave --plot out for the table",
+                plot.display(),
+                overrides
+            ))
+            .into());
         }
-        points.push(row_points);
     }
+    let limits = a.limits.limits(start);
+    let mut stopped = None;
+    let walked = experiment::walk(
+        a,
+        input,
+        &overrides,
+        engine,
+        start,
+        &limits,
+        &mut stopped,
+        |_, _| Ok(()),
+        |chain, rewards, ats, selected, stopped| {
+            ats.iter()
+                .map(|at| {
+                    selected
+                        .iter()
+                        .map(|&k| {
+                            sweep(
+                                a, chain, rewards, at, k, &epsilons, options, &limits, stopped,
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        },
+    )?;
+    let pf = &walked.props;
+    let selected = &walked.selected;
+    // points[j]: property j at every assignment (in order) and epsilon
+    let mut points: Vec<Vec<Point>> = selected.iter().map(|_| Vec::new()).collect();
+    for (i, v) in walked.points.into_iter().enumerate() {
+        match v {
+            Some((_, per_prop)) => {
+                for (j, pts) in per_prop.into_iter().enumerate() {
+                    points[j].extend(pts);
+                }
+            }
+            None => {
+                for (j, &k) in selected.iter().enumerate() {
+                    let text = pf.properties[k].ast.to_string();
+                    points[j].extend(skipped_points(i, k, &text, &epsilons));
+                }
+            }
+        }
+    }
+    let assignments = &walked.assignments;
+    let builds = &walked.builds;
+    let at_text = |pt: &Point| {
+        if ranged.is_empty() {
+            format!("{} at epsilon {:e}", a.model, pt.epsilon)
+        } else {
+            format!(
+                "{} at {}, epsilon {:e}",
+                a.model, assignments[pt.at], pt.epsilon
+            )
+        }
+    };
     let mut failed = Vec::new();
     for pts in &points {
         for pt in pts {
-            failed.extend(report_failed(
-                &format!("{} at epsilon {:e}", a.model, pt.epsilon),
-                std::slice::from_ref(&pt.row),
-            ));
+            failed.extend(report_failed(&at_text(pt), std::slice::from_ref(&pt.row)));
         }
     }
-    let c = chain.ctmc.chain();
     let relative = if p.absolute { "absolute" } else { "relative" };
     if a.json {
         let props: Vec<Json> = selected
             .iter()
             .zip(&points)
             .map(|(&k, pts)| {
+                let pts: Vec<Json> = pts
+                    .iter()
+                    .map(|pt| {
+                        let mut o = point_json(pt, &a.limits);
+                        if let (false, Json::Object(m)) = (ranged.is_empty(), &mut o) {
+                            m.insert(
+                                "consts".into(),
+                                experiment::consts_json(&assignments[pt.at]),
+                            );
+                        }
+                        o
+                    })
+                    .collect();
                 json!({
                     "index": k + 1,
                     "property": pf.properties[k].ast.to_string(),
-                    "points": pts.iter().map(|pt| point_json(pt, &a.limits)).collect::<Vec<_>>(),
+                    "points": pts,
                 })
             })
             .collect();
-        print_run_json(
-            a,
-            json!({
-                "input": "prism",
-                "type": chain.prog.model_type.name(),
-                "constants": chain.constants,
-                "epsilons": epsilons,
-                "convergence": relative,
-                "engine": chain.ctmc.name(),
-                "engine_auto": chain.auto.as_ref().map(crate::check_prism::AutoChoice::json),
-                "states": c.len(),
-                "transitions": c.transitions(),
-                "build_seconds": chain.build_seconds,
-            }),
-            props,
-            start,
-            stopped,
-            &failed,
-        )?;
-    } else {
-        let mut t = format!("model: {} ({})\n", a.model, chain.prog.model_type.name());
-        if !chain.constants.is_empty() {
-            let _ = writeln!(t, "constants: {}", chain.constants);
+        let mut head = json!({
+            "input": "prism",
+            "type": walked.model_type,
+            "epsilons": epsilons,
+            "convergence": relative,
+            "engine": experiment::engine_names(builds),
+        });
+        if let (Json::Object(m), Some(b)) = (&mut head, builds.first()) {
+            if ranged.is_empty() {
+                m.insert("constants".into(), json!(b.constants_all));
+                m.insert(
+                    "engine_auto".into(),
+                    json!(b.auto.as_ref().map(crate::check_prism::AutoChoice::json)),
+                );
+                m.insert("states".into(), json!(b.states));
+                m.insert("transitions".into(), json!(b.transitions));
+                m.insert("build_seconds".into(), json!(b.seconds));
+            } else {
+                m.insert("constants".into(), json!(overrides.to_string()));
+                m.insert("ranged".into(), json!(ranged));
+                m.insert("builds".into(), json!(experiment::builds_json(builds)));
+            }
         }
-        let _ = writeln!(
-            t,
-            "epsilon: {} ({} values, {relative}, no refinement), engine {}",
-            p.epsilon,
-            epsilons.len(),
-            engine_text(&chain.ctmc, chain.auto.as_ref())
-        );
-        let _ = writeln!(
-            t,
-            "states: {}, transitions: {} (built in {:.3} s)",
-            c.len(),
-            c.transitions(),
-            chain.build_seconds
-        );
+        print_run_json(a, head, props, start, stopped, &failed)?;
+    } else {
+        let mut t = format!("model: {} ({})\n", a.model, walked.model_type);
+        if ranged.is_empty() {
+            let b = builds.first().expect("one chain, built before any limit");
+            if !b.constants_all.is_empty() {
+                let _ = writeln!(t, "constants: {}", b.constants_all);
+            }
+            let _ = writeln!(
+                t,
+                "epsilon: {} ({} values, {relative}, no refinement), engine {}",
+                p.epsilon,
+                epsilons.len(),
+                b.engine_text()
+            );
+            let _ = writeln!(
+                t,
+                "states: {}, transitions: {} (built in {:.3} s)",
+                b.states, b.transitions, b.seconds
+            );
+        } else {
+            let _ = writeln!(
+                t,
+                "constants: {overrides} ({} points, {} chain(s) built, engine {})",
+                assignments.len(),
+                builds.len(),
+                experiment::engine_names(builds)
+            );
+            let _ = writeln!(
+                t,
+                "epsilon: {} ({} values, {relative}, no refinement)",
+                p.epsilon,
+                epsilons.len()
+            );
+            experiment::builds_text(&mut t, builds);
+        }
         for (&k, pts) in selected.iter().zip(&points) {
             let _ = writeln!(t, "\n[{}] {}", k + 1, pf.properties[k].ast);
             let numbers = pts.iter().any(|pt| pt.bounds.is_some());
@@ -422,7 +545,8 @@ pub fn run(
                      the formula"
                 );
             }
-            let mut header = vec!["Epsilon".to_string(), "Result".to_string()];
+            let mut header: Vec<String> = ranged.iter().map(|s| s.to_string()).collect();
+            header.extend(["Epsilon".to_string(), "Result".to_string()]);
             if numbers {
                 header.extend(["Lower", "Upper", "Width"].map(String::from));
             }
@@ -432,26 +556,41 @@ pub fn run(
             header.push("Iterations".into());
             let rows: Vec<Vec<String>> = pts
                 .iter()
-                .map(|pt| cells(pt, numbers, sets, &a.limits))
+                .map(|pt| {
+                    let mut r = experiment::values_of(&assignments[pt.at], &ranged);
+                    r.extend(cells(pt, numbers, sets, &a.limits));
+                    r
+                })
                 .collect();
             table(&mut t, &header, &rows);
         }
         out::print(&t)?;
     }
     if let Some(plot) = &p.plot {
-        let rows: Vec<Vec<Panel>> = selected
-            .iter()
-            .zip(&points)
-            .map(|(&k, pts)| {
-                let refs: Vec<&Point> = pts.iter().collect();
-                figures_7_6_7_7_panels(&format!("[{}] {}", k + 1, pf.properties[k].ast), &refs)
-            })
-            .filter(|r| !r.is_empty())
-            .collect();
-        let note = if chain.constants.is_empty() {
+        let mut rows: Vec<Vec<Panel>> = Vec::new();
+        for (&k, pts) in selected.iter().zip(&points) {
+            for (i, ov) in assignments.iter().enumerate() {
+                let refs: Vec<&Point> = pts.iter().filter(|pt| pt.at == i).collect();
+                let mut title = format!("[{}] {}", k + 1, pf.properties[k].ast);
+                if !ranged.is_empty() {
+                    let at: Vec<String> = ranged
+                        .iter()
+                        .zip(experiment::values_of(ov, &ranged))
+                        .map(|(n, v)| format!("{n}={v}"))
+                        .collect();
+                    let _ = write!(title, " at {}", at.join(","));
+                }
+                let r = figures_7_6_7_7_panels(&title, &refs);
+                if !r.is_empty() {
+                    rows.push(r);
+                }
+            }
+        }
+        let fixed = experiment::fixed_text(&overrides);
+        let note = if fixed.is_empty() {
             format!("epsilon {relative}")
         } else {
-            format!("constants: {}; epsilon {relative}", chain.constants)
+            format!("constants: {fixed}; epsilon {relative}")
         };
         out::write_file(
             plot,

@@ -261,6 +261,106 @@ fn the_table_and_the_two_panels_of_figures_7_6_and_7_7() {
     assert!(gap(0) <= gap(4), "{l:?} {u:?}");
 }
 
+/// A ranged `--const` with a ranged `--epsilon`: every point of the constants at every
+/// epsilon, the chain built once per value of the model's constants (`N` changes a rate, `T`
+/// is a time bound of the property file); each point's bounds contain its exact value.
+#[test]
+fn epsilon_experiments_at_every_point_of_ranged_constants() {
+    // from s=0, s=2 is reached with probability (N/2 * 1/3) / (N/2 * 1/3 + 1/4): 2/5 at N=1,
+    // 4/7 at N=2; t=1 within T has probability 1 - exp(-T/2)
+    let chain = CHAIN
+        .replace("ctmc\n", "ctmc\nconst int N;\n")
+        .replace("0.5 : (s'=1)", "0.5*N : (s'=1)");
+    let props = "const double T;\nP=? [ F s=2 ];\nP=? [ F<=T t=1 ];\nP>=0.41 [ F s=2 ];\n";
+    let d = files(&[("c.sm", chain.as_str()), ("c.props", props)]);
+    let args = [
+        "check",
+        "c.sm",
+        "--props",
+        "c.props",
+        "--const",
+        "N=1:2,T=1:0.5:1.5",
+        "--epsilon",
+        "1e-1:1e-3",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let (code, out, err) = run(&d, &with_json);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["ranged"], serde_json::json!(["N", "T"]));
+    assert_eq!(v["builds"].as_array().map(Vec::len), Some(2), "{v}");
+    let reach = |n: f64| (n / 6.0) / (n / 6.0 + 0.25);
+    for k in 0..3 {
+        let pts = points(&v, k);
+        // N, then T, then epsilon varying fastest
+        assert_eq!(pts.len(), 2 * 2 * 3);
+        for (i, p) in pts.iter().enumerate() {
+            let (n, t, e) = (
+                1 + i / 6,
+                1.0 + 0.5 * ((i / 3) % 2) as f64,
+                [1e-1, 1e-2, 1e-3][i % 3],
+            );
+            assert_eq!(p["consts"]["N"], n, "{p}");
+            assert_eq!(f(&p["consts"], "T"), t, "{p}");
+            assert_eq!(f(p, "epsilon"), e, "{p}");
+            assert_eq!(p["status"], "ok", "{p}");
+            let exact = match k {
+                1 => 1.0 - (-t / 2.0).exp(),
+                _ => reach(n as f64),
+            };
+            let (lo, hi) = (f(p, "lower"), f(p, "upper"));
+            assert!(
+                lo <= exact + 1e-15 && exact - 1e-15 <= hi,
+                "{exact} not in {p}"
+            );
+            assert!(hi - lo <= e * hi + 1e-15, "wider than epsilon: {p}");
+            if k == 2 {
+                // 4/7 >= 0.41 everywhere at N=2; 2/5 < 0.41, decided once epsilon is small
+                let want = if n == 2 {
+                    Some(true)
+                } else {
+                    (e < 1e-1).then_some(false)
+                };
+                assert_eq!(p["result"].as_bool(), want, "{p}");
+            }
+        }
+    }
+    // the table: a column per ranged constant before the epsilon's
+    let (code, out, err) = run(&d, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(4 points, 2 chain(s) built"), "{out}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("[2] "))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0][..4], ["N", "T", "Epsilon", "Result"], "{out}");
+    assert_eq!(rows.len(), 13, "{out}");
+    assert_eq!(rows[12][..3], ["2", "1.5", "1e-3"], "{out}");
+    // the plot: a row of panels per property and point (4 numbers, 4 thresholds with two)
+    let mut plotted = args.to_vec();
+    plotted.extend(["--plot", "e.svg"]);
+    let (code, _, err) = run(&d, &plotted);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(d.join("e.svg")).expect("the plot is written");
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+    let titles: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("title"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(titles.len(), 4 + 4 + 8, "{titles:?}");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("[2] P=? [ F<=T t = 1 ] at N=2,T=1.5")),
+        "{titles:?}"
+    );
+}
+
 #[test]
 fn bad_epsilon_experiments_are_refused() {
     let d = files(&[
@@ -283,10 +383,18 @@ fn bad_epsilon_experiments_are_refused() {
         &with(&["--epsilon", "1e-1:2:1e-3", "--const", "T=1"]),
         "does not lead",
     );
+    // a plot over epsilon at more points of the ranged constants than it draws rows for
     refused(
         &d,
-        &with(&["--epsilon", "1e-1:1e-3", "--const", "T=1:2"]),
-        "one value per constant",
+        &with(&[
+            "--epsilon",
+            "1e-1:1e-3",
+            "--const",
+            "T=1:13",
+            "--plot",
+            "p.svg",
+        ]),
+        "at most 12 points",
     );
     refused(
         &d,
