@@ -339,11 +339,14 @@ fn statespace(
         explicit: a.explicit.mode(),
     };
     let grouping = a.levels.grouping(a.order);
+    // the candidate orders' names, for the JSON's `order_used`
+    let orders = std::cell::RefCell::new(Vec::new());
     let lower = |net: &saturn_model::PetriNet| -> anyhow::Result<Vec<saturn_model::Model>> {
-        Ok(lower_levels(net, a.order, limits.timeout, grouping)?
+        let (names, models) = lower_levels(net, a.order, limits.timeout, grouping)?
             .into_iter()
-            .map(|(_, m)| m)
-            .collect())
+            .unzip();
+        *orders.borrow_mut() = names;
+        Ok(models)
     };
     let progress = crate::progress::reporter("StateSpace", a.limits.progress, net.places.len());
     let got = match saturn_engine::statespace(net, lower, &opts, limits.limits(start), progress) {
@@ -397,9 +400,11 @@ fn statespace(
             "max_tokens_place": c.max_tokens_place,
             "max_tokens_marking": c.max_tokens_marking,
         }),
-        Answer::Generated { ss, .. } => {
+        Answer::Generated { ss, won, .. } => {
             let m = &ss.metrics;
             json!({
+                "engine": "symbolic",
+                "order_used": orders.borrow().get(*won),
                 "states": m.states.to_string(),
                 "transitions": m.transitions.to_string(),
                 "max_tokens_place": m.max_local,

@@ -83,6 +83,29 @@ fn the_race_with_the_explicit_search_gives_the_reference_figures() {
     );
 }
 
+/// `--json` names what answered: on a small net the decision diagrams, with the candidate
+/// order that finished first (one of the portfolio's names).
+#[test]
+fn the_json_names_the_engine_and_the_order_that_answered() {
+    let d = ModelDir::new("kanban", 2, "json");
+    let out = saturn()
+        .args(["mcc", d.path(), "--examination", "StateSpace", "--json"])
+        .args(["--explicit", "off"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["engine"], "symbolic", "{v}");
+    let order = v["order_used"].as_str().expect("an order's name");
+    assert!(!order.is_empty(), "{v}");
+    let r = saturn_reference::explore_petri(
+        &saturn_model::families::generate("kanban", 2).unwrap(),
+        1 << 20,
+    )
+    .unwrap();
+    assert_eq!(v["states"], r.states.to_string(), "{v}");
+}
+
 #[test]
 fn examination_from_the_environment() {
     let d = ModelDir::new("kanban", 2, "env");
