@@ -25,7 +25,9 @@ each family, by the size of their archive). `run` makes, per instance:
 One row per instance: name, kind, figures (states, transitions, max tokens in a place and in
 a marking; `-` when not answered), seconds and peak KiB of run 1, what answered (the engine and
 the order), then the confirmation's status (`agree`, `disagree`, `none`) with its seconds and
-order. Resumable: an OUT that exists keeps its rows.
+order. Resumable: an OUT that exists keeps its rows. `reconfirm BINARY OUT` tries further
+techniques on the rows answered but not confirmed (the portfolio without the explicit search,
+the polytope and the scaling; then other fixed orders in turn).
 """
 import argparse
 import json
@@ -98,7 +100,7 @@ def figures(v):
 
 def what(v):
     """What answered: the engine (symbolic with its order, explicit, polytope...)."""
-    if not v:
+    if not v or v.get("status") != "ok":
         return "-"
     if v.get("states") == "+inf":
         return "unbounded"
@@ -151,6 +153,48 @@ def run(a):
     summary(a.out)
 
 
+# the orders a confirmation tries, in turn, after the first one failed
+ORDERS = ["sloan", "force", "cuthill-mckee", "noack", "file-rev", "semiflow"]
+
+
+def reconfirm(a):
+    """The rows of OUT answered but not confirmed: other confirmations in turn, each within
+    `--confirm-timeout`: the decision diagrams' portfolio without the explicit search, the
+    polytope and the scaling (when the answer came from one of those), then each fixed order
+    of ORDERS other than the one that answered, until one agrees. OUT is rewritten."""
+    corpus, work = pathlib.Path(a.corpus), pathlib.Path(a.work)
+    rows = [l.split("\t") for l in pathlib.Path(a.out).read_text().splitlines()]
+    mem = pathlib.Path(str(a.out) + ".time")
+    t = a.confirm_timeout
+    for r in rows:
+        if r[2] == "-" or r[6] == "agree":
+            continue
+        d = cc.instance(corpus, work, r[0])
+        figs = r[2].split()
+        used = r[5].split(":")[1] if r[5].startswith("symbolic:") else None
+        tries = []
+        if not r[5].startswith("symbolic"):
+            tries.append(("symbolic:portfolio",
+                          [a.binary, "mcc", str(d), "--examination", "StateSpace", "--json",
+                           "--explicit", "off", "--polytope", "off", "--scaling", "off"]))
+        tries += [(f"symbolic:{o}",
+                   [a.binary, "statespace", str(d / "model.pnml"), "--json", "--explicit", "off",
+                    "--polytope", "off", "--scaling", "off", "--order", o])
+                  for o in ORDERS if o != used and f"symbolic:{o}" != r[8]]
+        for label, cmd in tries:
+            w, secs, _ = timed(cmd + ["--timeout", str(t)], mem, t)
+            if w and w.get("order_used") and w.get("order_used") == used:
+                continue
+            g = figures(w)
+            print(f"{r[0]}: {label} {secs:.1f}s {'-' if g is None else ' '.join(g)}",
+                  file=sys.stderr)
+            if g is not None:
+                r[6:9] = ["agree" if g == figs else "disagree", f"{secs:.1f}", label]
+                break
+    pathlib.Path(a.out).write_text("".join("\t".join(r) + "\n" for r in rows))
+    summary(a.out)
+
+
 def summary(path):
     rows = [l.split("\t") for l in pathlib.Path(path).read_text().splitlines()]
     answered = [r for r in rows if r[2] != "-"]
@@ -178,6 +222,10 @@ def main():
     r.add_argument("--confirm-timeout", type=int, default=0)
     for x in ["binary", "timeout", "list", "out"]:
         r.add_argument(x)
+    rc = sub.add_parser("reconfirm")
+    rc.add_argument("--confirm-timeout", type=int, default=240)
+    rc.add_argument("binary")
+    rc.add_argument("out")
     sm = sub.add_parser("summary")
     sm.add_argument("out")
     a = ap.parse_args()
@@ -185,6 +233,8 @@ def main():
         return summary(a.out)
     if not (a.corpus and a.work):
         ap.error("--corpus and --work are needed for " + a.cmd)
+    if a.cmd == "reconfirm":
+        return reconfirm(a)
     if a.cmd == "list":
         print("\n".join(candidates(pathlib.Path(a.corpus), pathlib.Path(a.work), a.smallest)))
         return None

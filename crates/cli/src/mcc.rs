@@ -289,6 +289,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         "symbolic": got.count(Technique::Symbolic),
         "explicit": got.count(Technique::Explicit),
         "state_equation": got.count(Technique::StateEquation),
+        "partial_order": got.count(Technique::PartialOrder),
     });
     match got.ended {
         Ended::Done => answer(a, exam, &lines, extra),

@@ -24,11 +24,13 @@
 
 use std::time::{Duration, Instant};
 
+use saturn_explicit::Firing;
 use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::{Interrupted, Limits};
 
 use super::local::Local;
+use super::por_reach::{Cut, PorReach};
 use super::simplify::{at_initial, simplify, state_only, walk_targets, Facts};
 use super::symbolic::reach_target;
 use super::walk::{walk, WALK_STEPS, WALK_TIME};
@@ -290,6 +292,10 @@ pub(super) fn run(
             !out
         });
     }
+    // the reachability formulas one at a time, by the reduced search
+    if few.is_none() {
+        reduced_searches(net, &tracks, board, limits, stop);
+    }
     // the other CTL formulas by on-the-fly search; no marking decides them
     on_the_fly(net, &tracks, board, limits, stop);
     tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
@@ -365,32 +371,110 @@ fn on_the_fly(
     let Some(mut local) = Local::new(net, crate::explicit_bytes(limits)) else {
         return;
     };
+    in_rounds(
+        &mut ctl,
+        end,
+        board,
+        stop,
+        |c| c.0,
+        |&(n, f, simplified), until, stop_this| match local.check(f, until, stop_this) {
+            Some(Ok(v)) => {
+                let by = if simplified {
+                    Technique::StateEquation
+                } else {
+                    Technique::Explicit
+                };
+                board.decide(n, Value::Bool(v), by);
+                false
+            }
+            Some(Err(_)) => true,
+            None => false,
+        },
+    );
+}
+
+/// Run `run` on the items of `open` (each deciding item `n(item)` of the board) in two rounds
+/// of time shares until `end`: the first gives each an equal share of half the time left,
+/// the second shares the rest among those left. `run(item, until, stop)` says whether the item
+/// stays open; an item decided meanwhile (by the other side of the race) leaves.
+fn in_rounds<T>(
+    open: &mut Vec<T>,
+    end: Instant,
+    board: &Board,
+    stop: &dyn Fn() -> bool,
+    n: impl Fn(&T) -> usize,
+    mut run: impl FnMut(&T, Instant, &dyn Fn() -> bool) -> bool,
+) {
     for round in [2, 1] {
-        let mut left = ctl.len() as u32;
-        ctl.retain(|&(n, f, simplified)| {
+        let mut left = open.len() as u32;
+        open.retain(|item| {
+            let k = n(item);
             let now = Instant::now();
             let slice = end.saturating_duration_since(now) / (round * left);
             left -= 1;
-            if stop() || board.decided(n) || slice.is_zero() {
-                return !board.decided(n);
+            if stop() || board.decided(k) || slice.is_zero() {
+                return !board.decided(k);
             }
-            let stop_this = || stop() || board.decided(n);
-            match local.check(f, now + slice, &stop_this) {
-                Some(Ok(v)) => {
-                    let by = if simplified {
-                        Technique::StateEquation
-                    } else {
-                        Technique::Explicit
-                    };
-                    board.decide(n, Value::Bool(v), by);
-                    false
-                }
-                Some(Err(_)) => true,
-                None => false,
-            }
+            let stop_this = || stop() || board.decided(k);
+            run(item, now + slice, &stop_this)
         });
     }
 }
+
+/// Decide the open reachability formulas of `tracks` one at a time by the depth-first search
+/// reduced by stubborn sets ([`PorReach`]): two rounds, the first with half of a third of the
+/// time left shared equally among them, the second with the rest of that third shared among
+/// those left; the breadth-first search after it keeps the other two thirds (it decides every
+/// formula at once when it completes). A formula to which every transition is visible is left
+/// to it at once.
+fn reduced_searches(
+    net: &PetriNet,
+    tracks: &Tracks,
+    board: &Board,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) {
+    let mut open: Vec<(usize, bool, &StateFormula)> = tracks
+        .open
+        .iter()
+        .filter_map(|(n, t)| match t {
+            Track::Reach { ef, target } if !board.decided(*n) => Some((*n, *ef, target)),
+            _ => None,
+        })
+        .collect();
+    if open.is_empty() || stop() {
+        return;
+    }
+    let now = Instant::now();
+    let end = match limits.deadline {
+        Some(d) => now + d.saturating_duration_since(now) / 3,
+        None => now + POR_TIME * open.len() as u32,
+    };
+    let firing = Firing::new(net);
+    let mut search = PorReach::new(net, &firing);
+    let bytes = crate::explicit_bytes(limits);
+    in_rounds(
+        &mut open,
+        end,
+        board,
+        stop,
+        |o| o.0,
+        |&(n, ef, target), until, stop_this| match search.reachable(target, bytes, until, stop_this)
+        {
+            Ok(found) => {
+                // EF φ: TRUE when found; AG φ (its target ¬φ): FALSE when found
+                board.decide(n, Value::Bool(found == ef), Technique::PartialOrder);
+                false
+            }
+            Err(Cut::Time) => true,
+            // the breadth-first search does better on these
+            Err(Cut::Useless | Cut::Memory) => false,
+        },
+    );
+}
+
+/// Without a deadline, the time [`reduced_searches`] gives each formula.
+const POR_TIME: Duration = Duration::from_secs(5);
 
 /// Without a deadline, the time [`on_the_fly`] gives each formula.
 const LOCAL_TIME: Duration = Duration::from_secs(10);

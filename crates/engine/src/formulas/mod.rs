@@ -23,6 +23,7 @@
 
 mod explicit;
 mod local;
+mod por_reach;
 pub mod simplify;
 pub mod state_equation;
 pub mod symbolic;
@@ -87,6 +88,9 @@ pub enum Technique {
     /// The state equation ([`state_equation`]): a target shown out of reach, or a bound that
     /// a marking of the walks or the search meets.
     StateEquation,
+    /// The depth-first search reduced by stubborn sets, one reachability formula at a time
+    /// ([`por_reach`]).
+    PartialOrder,
 }
 
 impl Technique {
@@ -97,6 +101,7 @@ impl Technique {
             Technique::Symbolic => "symbolic",
             Technique::Explicit => "explicit",
             Technique::StateEquation => "state-equation",
+            Technique::PartialOrder => "partial-order",
         }
     }
 
@@ -106,6 +111,7 @@ impl Technique {
             Technique::EarlySearch | Technique::Symbolic => "DECISION_DIAGRAMS",
             Technique::Explicit => "EXPLICIT",
             Technique::StateEquation => "LINEAR_EQUATIONS",
+            Technique::PartialOrder => "EXPLICIT STUBBORN_SETS",
         }
     }
 }
