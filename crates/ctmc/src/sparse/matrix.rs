@@ -8,7 +8,10 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::matrix::{ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats};
+use super::step::StepPlan;
+use crate::matrix::{
+    ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats, UniformPlan,
+};
 
 /// A stored rate: a code into the matrix's table of distinct rates, or the rate itself.
 pub(crate) trait Code: Copy {
@@ -524,6 +527,25 @@ impl RateMatrix for View<'_> {
         self.m
             .sweep_with(x, order, |j, s, x| r.update(j, &[s], &mut x[j..=j], &mut m));
         m
+    }
+
+    fn uniform_plan(&self, keep: &[f64], take: &[f64]) -> Option<Box<dyn UniformPlan>> {
+        let m = self.m;
+        fn cols<'a, C>(m: &'a SparseMatrix, c: &'a [C]) -> impl Fn(usize) -> (&'a [u32], &'a [C]) {
+            move |j| {
+                let r = m.span(j);
+                (&m.rows[r.clone()], &c[r])
+            }
+        }
+        Some(match &m.codes {
+            Codes::Small(c) => {
+                let mut t = Box::new([0.0f64; 256]);
+                t[..m.table.len()].copy_from_slice(&m.table);
+                Box::new(StepPlan::new(m.n, cols(m, c), t, keep, take))
+            }
+            Codes::Mid(c) => Box::new(StepPlan::new(m.n, cols(m, c), m.table.clone(), keep, take)),
+            Codes::Full(c) => Box::new(StepPlan::new(m.n, cols(m, c), (), keep, take)),
+        })
     }
 
     fn memory_bytes(&self) -> u64 {

@@ -14,6 +14,7 @@
 
 pub mod index;
 pub mod matrix;
+mod step;
 
 use saturn_dd::{Forest, NodeId};
 use saturn_model::{GeneralModel, StepError};
@@ -264,6 +265,13 @@ impl RateMatrix for SparseCtmc {
         acc: Option<crate::matrix::StepAcc<'_>>,
     ) {
         self.r.view().uniform_step(x, out, keep, take, acc)
+    }
+    fn uniform_plan(
+        &self,
+        keep: &[f64],
+        take: &[f64],
+    ) -> Option<Box<dyn crate::matrix::UniformPlan>> {
+        self.r.view().uniform_plan(keep, take)
     }
     fn memory_bytes(&self) -> u64 {
         self.r.view().memory_bytes() + self.exit.len() as u64 * 8

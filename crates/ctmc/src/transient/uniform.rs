@@ -9,7 +9,7 @@
 //! so every `P^k x` stays within `[min x, max x]`).
 
 use super::poisson::{fox_glynn, PoissonWindow};
-use crate::matrix::StepAcc;
+use crate::matrix::{StepAcc, UniformPlan};
 use crate::props::CheckError;
 use crate::solve::SolveError;
 use crate::{Chain, RateMatrix};
@@ -79,6 +79,9 @@ struct Stepper<'a> {
     keep: Vec<f64>,
     take: Vec<f64>,
     rx: Vec<f64>,
+    /// The engine's layout for many steps ([`RateMatrix::uniform_plan`]), and whether `rx`
+    /// holds the still states' values yet (the plan does not write them).
+    plan: Option<(Box<dyn UniformPlan>, bool)>,
 }
 
 impl<'a> Stepper<'a> {
@@ -99,14 +102,34 @@ impl<'a> Stepper<'a> {
             keep,
             take,
             rx: vec![0.0; exit.len()],
+            plan: None,
         }
     }
 
+    /// [`Stepper::new`] for many steps by [`Stepper::step_acc`], through the engine's plan
+    /// where it has one.
+    fn planned(rt: &'a dyn RateMatrix, exit: &[f64], fixed: &[bool], q: f64) -> Self {
+        let mut s = Stepper::new(rt, exit, fixed, q);
+        s.plan = rt.uniform_plan(&s.keep, &s.take).map(|p| (p, false));
+        s
+    }
+
     /// A step of `x` (replaced by the next iterate) and, with `acc`, its accumulation, in
-    /// the engine's one pass ([`RateMatrix::uniform_step`]).
+    /// the engine's one pass ([`UniformPlan::step`] or [`RateMatrix::uniform_step`]).
     fn step_acc(&mut self, x: &mut Vec<f64>, acc: Option<StepAcc<'_>>) {
-        self.rt
-            .uniform_step(x, &mut self.rx, &self.keep, &self.take, acc);
+        match &mut self.plan {
+            Some((p, primed)) => {
+                // the still states are never written: both vectors hold their value
+                if !*primed {
+                    self.rx.copy_from_slice(x);
+                    *primed = true;
+                }
+                p.step(x, &mut self.rx, acc);
+            }
+            None => self
+                .rt
+                .uniform_step(x, &mut self.rx, &self.keep, &self.take, acc),
+        }
         std::mem::swap(x, &mut self.rx);
     }
 
@@ -324,7 +347,7 @@ fn weighted_sum(
     let mut last = right;
     let mut out = None;
     chain.with_transposed(&mut |rt| {
-        let mut s = Stepper::new(rt, exit, fixed, q);
+        let mut s = Stepper::planned(rt, exit, fixed, q);
         for k in 0..=right {
             let (cl, ch) = coef(k);
             if k > 0 {
