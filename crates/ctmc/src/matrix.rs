@@ -208,19 +208,12 @@ pub trait RateMatrix {
         }
     }
 
-    /// A layout of this matrix made for many [`Self::uniform_step`]s with the same `keep` and
-    /// `take` (built once, stepped thousands of times), or `None` where the engine has none
-    /// (the steps then go through `uniform_step`).
-    fn uniform_plan(&self, _keep: &[f64], _take: &[f64]) -> Option<Box<dyn UniformPlan>> {
-        None
-    }
-
     /// Bytes used to store `R` (and any cache this engine keeps for its sweeps).
     fn memory_bytes(&self) -> u64;
 }
 
 /// Repeated uniformization steps over a matrix with fixed `keep` and `take`
-/// ([`RateMatrix::uniform_plan`]).
+/// ([`crate::Chain::uniform_plan`]).
 pub trait UniformPlan {
     /// [`RateMatrix::uniform_step`] with the plan's `keep` and `take`, except on the still
     /// columns (`keep` 1 and `take` 0: the absorbing states of a transient analysis), which

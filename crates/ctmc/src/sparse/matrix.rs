@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::step::StepPlan;
+use super::step::{Lookup, StepPlan};
 use crate::matrix::{
     ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats, UniformPlan,
 };
@@ -397,6 +397,40 @@ impl SparseMatrix {
         }
     }
 
+    /// The plan of uniformization steps over the transpose (`R^T` of this `R`: the backward
+    /// step), made from these columns without the transpose ([`crate::Chain::uniform_plan`]).
+    pub(crate) fn transposed_plan(&self, keep: &[f64], take: &[f64]) -> Box<dyn UniformPlan> {
+        fn plan<C: Lookup>(
+            m: &SparseMatrix,
+            c: &[C],
+            table: C::Table,
+            keep: &[f64],
+            take: &[f64],
+        ) -> Box<dyn UniformPlan> {
+            let mut len = vec![0usize; m.n];
+            m.rows.iter().for_each(|&i| len[i as usize] += 1);
+            // the columns of R in increasing order: each row's entries by increasing column,
+            // as the transpose has them
+            let fill = |put: &mut dyn FnMut(usize, u32, C)| {
+                for j in 0..m.n {
+                    for k in m.span(j) {
+                        put(m.rows[k] as usize, j as u32, c[k]);
+                    }
+                }
+            };
+            Box::new(StepPlan::new(m.n, |i| len[i], fill, table, keep, take))
+        }
+        match &self.codes {
+            Codes::Small(c) => {
+                let mut t = Box::new([0.0f64; 256]);
+                t[..self.table.len()].copy_from_slice(&self.table);
+                plan(self, c, t, keep, take)
+            }
+            Codes::Mid(c) => plan(self, c, self.table.clone(), keep, take),
+            Codes::Full(c) => plan(self, c, (), keep, take),
+        }
+    }
+
     /// Bytes of the matrix: the column pointers, the row indices, the codes and the table.
     pub fn bytes(&self) -> u64 {
         (self.col_ptr.len() * 4 + self.rows.len() * (4 + self.codes.width()) + self.table.len() * 8)
@@ -527,25 +561,6 @@ impl RateMatrix for View<'_> {
         self.m
             .sweep_with(x, order, |j, s, x| r.update(j, &[s], &mut x[j..=j], &mut m));
         m
-    }
-
-    fn uniform_plan(&self, keep: &[f64], take: &[f64]) -> Option<Box<dyn UniformPlan>> {
-        let m = self.m;
-        fn cols<'a, C>(m: &'a SparseMatrix, c: &'a [C]) -> impl Fn(usize) -> (&'a [u32], &'a [C]) {
-            move |j| {
-                let r = m.span(j);
-                (&m.rows[r.clone()], &c[r])
-            }
-        }
-        Some(match &m.codes {
-            Codes::Small(c) => {
-                let mut t = Box::new([0.0f64; 256]);
-                t[..m.table.len()].copy_from_slice(&m.table);
-                Box::new(StepPlan::new(m.n, cols(m, c), t, keep, take))
-            }
-            Codes::Mid(c) => Box::new(StepPlan::new(m.n, cols(m, c), m.table.clone(), keep, take)),
-            Codes::Full(c) => Box::new(StepPlan::new(m.n, cols(m, c), (), keep, take)),
-        })
     }
 
     fn memory_bytes(&self) -> u64 {

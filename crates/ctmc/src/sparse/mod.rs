@@ -266,13 +266,6 @@ impl RateMatrix for SparseCtmc {
     ) {
         self.r.view().uniform_step(x, out, keep, take, acc)
     }
-    fn uniform_plan(
-        &self,
-        keep: &[f64],
-        take: &[f64],
-    ) -> Option<Box<dyn crate::matrix::UniformPlan>> {
-        self.r.view().uniform_plan(keep, take)
-    }
     fn memory_bytes(&self) -> u64 {
         self.r.view().memory_bytes() + self.exit.len() as u64 * 8
     }

@@ -1,6 +1,7 @@
-//! The uniformization step's own layout of the sparse matrix ([`RateMatrix::uniform_plan`]):
-//! the columns that move, grouped by their number of nonzeros, each group's rows and rate codes
-//! side by side in the order it reads them, `keep` and `take` beside each column.
+//! The uniformization step's own layout of the sparse matrix ([`Chain::uniform_plan`]): the
+//! columns of `R^T` that move, grouped by their number of nonzeros, each group's rows and rate
+//! codes side by side in the order it reads them, `keep` and `take` beside each column; made
+//! from the columns of `R` (no transpose is built).
 //!
 //! Why: a uniformization runs thousands of steps over the same matrix (cluster N=32
 //! `P=? [ F<=2000 !"minimum" ]`: 84,265 of a 38,676-state chain). Its columns are short (4.8
@@ -13,13 +14,13 @@
 //! The arithmetic of a column is exactly [`RateMatrix::uniform_step`]'s (the same partial
 //! sums in the same order), so the iterates are the same bits.
 //!
-//! [`RateMatrix::uniform_plan`]: crate::RateMatrix::uniform_plan
+//! [`Chain::uniform_plan`]: crate::Chain::uniform_plan
 //! [`RateMatrix::uniform_step`]: crate::RateMatrix::uniform_step
 
 use crate::matrix::{StepAcc, UniformPlan};
 
 /// A stored rate of a plan: a code into its table or the rate itself.
-pub(crate) trait Lookup: Copy + 'static {
+pub(crate) trait Lookup: Copy + Default + 'static {
     type Table: 'static;
     fn get(self, t: &Self::Table) -> f64;
 }
@@ -68,13 +69,17 @@ pub(crate) struct StepPlan<C: Lookup> {
 }
 
 impl<C: Lookup> StepPlan<C> {
-    /// The plan of the `n` columns `col(j)` (rows and codes) with `keep` and `take`.
+    /// The plan of the `n` columns of lengths `len(j)`, whose entries `fill` gives as `(column,
+    /// row, code)`, each column's in increasing row order (columns may be interleaved: the
+    /// columns of `R^T` from the columns of `R`, no transpose made). The still columns' entries
+    /// are dropped.
     ///
     /// # Panics
-    /// When a row index is not below `n`.
-    pub(crate) fn new<'a>(
+    /// When a row index is not below `n`, or the entries do not match the lengths.
+    pub(crate) fn new(
         n: usize,
-        col: impl Fn(usize) -> (&'a [u32], &'a [C]),
+        len: impl Fn(usize) -> usize,
+        fill: impl FnOnce(&mut dyn FnMut(usize, u32, C)),
         table: C::Table,
         keep: &[f64],
         take: &[f64],
@@ -83,36 +88,48 @@ impl<C: Lookup> StepPlan<C> {
             keep.len() == n && take.len() == n,
             "keep and take per state"
         );
+        const STILL: usize = usize::MAX;
         let mut still = Vec::new();
         let mut moving: Vec<(usize, u32)> = Vec::with_capacity(n);
         for j in 0..n {
             if keep[j] == 1.0 && take[j] == 0.0 {
                 still.push(j as u32);
             } else {
-                moving.push((col(j).0.len(), j as u32));
+                moving.push((len(j), j as u32));
             }
         }
         moving.sort_unstable();
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let mut cols = Vec::with_capacity(moving.len());
         let mut kt = Vec::with_capacity(moving.len());
-        let nnz = moving.iter().map(|&(l, _)| l).sum();
-        let mut rows = Vec::with_capacity(nnz);
-        let mut codes = Vec::with_capacity(nnz);
-        for &(len, j) in &moving {
+        // where each moving column's next entry goes
+        let mut at = vec![STILL; n];
+        let mut nnz = 0;
+        for &(l, j) in &moving {
             match groups.last_mut() {
-                Some((l, c)) if *l == len => *c += 1,
-                _ => groups.push((len, 1)),
+                Some((gl, c)) if *gl == l => *c += 1,
+                _ => groups.push((l, 1)),
             }
-            let (r, c) = col(j as usize);
-            assert!(
-                r.iter().all(|&i| (i as usize) < n),
-                "a row index out of range"
-            );
-            rows.extend_from_slice(r);
-            codes.extend_from_slice(c);
+            at[j as usize] = nnz;
+            nnz += l;
             cols.push(j);
             kt.push((keep[j as usize], take[j as usize]));
+        }
+        let mut rows = vec![0u32; nnz];
+        let mut codes = vec![C::default(); nnz];
+        fill(&mut |j, i, c| {
+            assert!((i as usize) < n, "a row index out of range");
+            let p = &mut at[j];
+            if *p != STILL {
+                rows[*p] = i;
+                codes[*p] = c;
+                *p += 1;
+            }
+        });
+        let mut end = 0;
+        for &(l, j) in &moving {
+            end += l;
+            assert_eq!(at[j as usize], end, "as many entries as the lengths say");
         }
         StepPlan {
             n,
@@ -265,7 +282,7 @@ mod tests {
     use crate::matrix::{RateMatrix, StepAcc};
     use crate::sparse::SparseMatrix;
 
-    /// The plan's step is the matrix's `uniform_step` bit for bit, with and without the
+    /// The plan's step is the transposed matrix's `uniform_step` bit for bit, with and without the
     /// accumulation, at every code width, with columns of every length from 0 to past 8 and
     /// still columns (their value kept, their accumulation added).
     #[test]
@@ -297,7 +314,9 @@ mod tests {
                 _ => d == 0,
             };
             assert!(width, "{distinct}: {d} distinct rates stored");
-            let v = m.view();
+            // the plan is made from R's columns; the steps it replaces go over R^T's
+            let rt = m.transpose();
+            let v = rt.view();
             // every fifth column still (keep 1, take 0)
             let (keep, take): (Vec<f64>, Vec<f64>) = (0..n)
                 .map(|j| match j % 5 {
@@ -305,7 +324,7 @@ mod tests {
                     _ => (0.5 + j as f64 / 1e3, 0.01 + j as f64 / 1e5),
                 })
                 .unzip();
-            let plan = v.uniform_plan(&keep, &take).expect("a plan");
+            let plan = m.transposed_plan(&keep, &take);
             let x: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 999.0).collect();
             for with_acc in [false, true] {
                 let (mut lo, mut hi) = (vec![0.5; n], vec![0.75; n]);

@@ -75,50 +75,51 @@ const DETECT_SHARE: f64 = 0.5;
 /// take R x` with both factors per state computed once (`1 - h/q` and `1/q`; `1` and `0` when
 /// fixed), one loop without a branch or a division after the product.
 struct Stepper<'a> {
-    rt: &'a dyn RateMatrix,
+    by: By<'a>,
     keep: Vec<f64>,
     take: Vec<f64>,
     rx: Vec<f64>,
-    /// The engine's layout for many steps ([`RateMatrix::uniform_plan`]), and whether `rx`
-    /// holds the still states' values yet (the plan does not write them).
-    plan: Option<(Box<dyn UniformPlan>, bool)>,
+}
+
+/// How a [`Stepper`] steps.
+enum By<'a> {
+    /// The engine's `R^T`.
+    Matrix(&'a dyn RateMatrix),
+    /// The engine's plan ([`Chain::uniform_plan`]), and whether `rx` holds the still states'
+    /// values yet (the plan does not write them).
+    Plan(Box<dyn UniformPlan>, bool),
+}
+
+/// `keep` and `take` of each state.
+fn factors(exit: &[f64], fixed: &[bool], q: f64) -> (Vec<f64>, Vec<f64>) {
+    exit.iter()
+        .zip(fixed)
+        .map(|(&h, &f)| {
+            if f {
+                (1.0, 0.0)
+            } else {
+                (1.0 - h / q, 1.0 / q)
+            }
+        })
+        .unzip()
 }
 
 impl<'a> Stepper<'a> {
     fn new(rt: &'a dyn RateMatrix, exit: &[f64], fixed: &[bool], q: f64) -> Self {
-        let (keep, take) = exit
-            .iter()
-            .zip(fixed)
-            .map(|(&h, &f)| {
-                if f {
-                    (1.0, 0.0)
-                } else {
-                    (1.0 - h / q, 1.0 / q)
-                }
-            })
-            .unzip();
+        let (keep, take) = factors(exit, fixed, q);
         Stepper {
-            rt,
+            by: By::Matrix(rt),
             keep,
             take,
             rx: vec![0.0; exit.len()],
-            plan: None,
         }
-    }
-
-    /// [`Stepper::new`] for many steps by [`Stepper::step_acc`], through the engine's plan
-    /// where it has one.
-    fn planned(rt: &'a dyn RateMatrix, exit: &[f64], fixed: &[bool], q: f64) -> Self {
-        let mut s = Stepper::new(rt, exit, fixed, q);
-        s.plan = rt.uniform_plan(&s.keep, &s.take).map(|p| (p, false));
-        s
     }
 
     /// A step of `x` (replaced by the next iterate) and, with `acc`, its accumulation, in
     /// the engine's one pass ([`UniformPlan::step`] or [`RateMatrix::uniform_step`]).
     fn step_acc(&mut self, x: &mut Vec<f64>, acc: Option<StepAcc<'_>>) {
-        match &mut self.plan {
-            Some((p, primed)) => {
+        match &mut self.by {
+            By::Plan(p, primed) => {
                 // the still states are never written: both vectors hold their value
                 if !*primed {
                     self.rx.copy_from_slice(x);
@@ -126,16 +127,18 @@ impl<'a> Stepper<'a> {
                 }
                 p.step(x, &mut self.rx, acc);
             }
-            None => self
-                .rt
-                .uniform_step(x, &mut self.rx, &self.keep, &self.take, acc),
+            By::Matrix(rt) => rt.uniform_step(x, &mut self.rx, &self.keep, &self.take, acc),
         }
         std::mem::swap(x, &mut self.rx);
     }
 
+    /// A step of `x` in place by the matrix (a `Stepper` of [`Stepper::new`]).
     fn step(&mut self, x: &mut [f64]) {
+        let By::Matrix(rt) = self.by else {
+            unreachable!("steps in place are taken by the matrix");
+        };
         self.rx.fill(0.0);
-        self.rt.vec_mul_add(x, &mut self.rx);
+        rt.vec_mul_add(x, &mut self.rx);
         for (xi, ((&r, &k), &t)) in x
             .iter_mut()
             .zip(self.rx.iter().zip(&self.keep).zip(&self.take))
@@ -345,9 +348,7 @@ fn weighted_sum(
         after[k] = (after[k + 1].0 + cl, after[k + 1].1 + ch);
     }
     let mut last = right;
-    let mut out = None;
-    chain.with_transposed(&mut |rt| {
-        let mut s = Stepper::planned(rt, exit, fixed, q);
+    let mut run = |s: &mut Stepper<'_>| -> Result<(), CheckError> {
         for k in 0..=right {
             let (cl, ch) = coef(k);
             if k > 0 {
@@ -402,10 +403,23 @@ fn weighted_sum(
                 }
             }
         }
-        out = Some(());
         Ok(())
-    })?;
-    debug_assert!(out.is_some());
+    };
+    // the engine's plan of the steps where it has one (the sparse engine: no transpose made),
+    // else its R^T
+    let (keep, take) = factors(exit, fixed, q);
+    let plan = chain.uniform_plan(&keep, &take);
+    drop((keep, take));
+    match plan {
+        // the plan keeps the factors it needs
+        Some(plan) => run(&mut Stepper {
+            by: By::Plan(plan, false),
+            keep: Vec::new(),
+            take: Vec::new(),
+            rx: vec![0.0; n],
+        })?,
+        None => chain.with_transposed(&mut |rt| run(&mut Stepper::new(rt, exit, fixed, q)))?,
+    }
     let lo = acc_lo.iter().map(|&a| base + a).collect();
     let hi = acc_hi.iter().map(|&a| base + a + missing).collect();
     Ok(Bounds {
