@@ -422,7 +422,7 @@ impl SparseMatrix {
         }
         match &self.codes {
             Codes::Small(c) => {
-                let mut t = Box::new([0.0f64; 256]);
+                let mut t = [0.0f64; 256];
                 t[..self.table.len()].copy_from_slice(&self.table);
                 plan(self, c, t, keep, take)
             }

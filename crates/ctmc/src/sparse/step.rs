@@ -27,7 +27,7 @@ pub(crate) trait Lookup: Copy + Default + 'static {
 
 impl Lookup for u8 {
     /// Every code has an entry (the table padded to 256), so reading it needs no check.
-    type Table = Box<[f64; 256]>;
+    type Table = [f64; 256];
     #[inline(always)]
     fn get(self, t: &Self::Table) -> f64 {
         t[self as usize]
@@ -175,47 +175,51 @@ impl<C: Lookup> StepPlan<C> {
         acc: &mut Option<StepAcc<'_>>,
     ) {
         let it = cols.iter().zip(kt).zip(rows.into_iter().zip(codes));
+        // everything the loops read held in locals, the vectors of one length
+        let table = &self.table;
+        let n = x.len();
+        let out = &mut out[..n];
         match acc {
             None => {
                 for ((&j, &(k, t)), (r, c)) in it {
-                    let s = self.dot(r.as_ref(), c.as_ref(), x);
+                    let s = dot(r.as_ref(), c.as_ref(), table, x);
                     let j = j as usize;
                     out[j] = x[j] * k + s * t;
                 }
             }
             Some(a) => {
+                let (lo, hi, cl, ch) = (&mut a.lo[..n], &mut a.hi[..n], a.cl, a.ch);
                 for ((&j, &(k, t)), (r, c)) in it {
-                    let s = self.dot(r.as_ref(), c.as_ref(), x);
+                    let s = dot(r.as_ref(), c.as_ref(), table, x);
                     let j = j as usize;
                     let v = x[j] * k + s * t;
                     out[j] = v;
-                    a.lo[j] += a.cl * v;
-                    a.hi[j] += a.ch * v;
+                    lo[j] += cl * v;
+                    hi[j] += ch * v;
                 }
             }
         }
     }
+}
 
-    /// `sum_k x[rows[k]] * rate(codes[k])` in the order of the sparse matrix's `dot`: four
-    /// partial sums over the chunks of four, then the rest one by one.
-    #[inline(always)]
-    fn dot(&self, rows: &[u32], codes: &[C], x: &[f64]) -> f64 {
-        let t = &self.table;
-        let (rc, rr) = rows.as_chunks::<4>();
-        let (cc, cr) = codes.as_chunks::<4>();
-        let mut a = [0.0f64; 4];
-        for (r, c) in rc.iter().zip(cc) {
-            a[0] += x[r[0] as usize] * c[0].get(t);
-            a[1] += x[r[1] as usize] * c[1].get(t);
-            a[2] += x[r[2] as usize] * c[2].get(t);
-            a[3] += x[r[3] as usize] * c[3].get(t);
-        }
-        let mut s = (a[0] + a[1]) + (a[2] + a[3]);
-        for (&i, &c) in rr.iter().zip(cr) {
-            s += x[i as usize] * c.get(t);
-        }
-        s
+/// `sum_k x[rows[k]] * rate(codes[k])` in the order of the sparse matrix's `dot`: four partial
+/// sums over the chunks of four, then the rest one by one.
+#[inline(always)]
+fn dot<C: Lookup>(rows: &[u32], codes: &[C], t: &C::Table, x: &[f64]) -> f64 {
+    let (rc, rr) = rows.as_chunks::<4>();
+    let (cc, cr) = codes.as_chunks::<4>();
+    let mut a = [0.0f64; 4];
+    for (r, c) in rc.iter().zip(cc) {
+        a[0] += x[r[0] as usize] * c[0].get(t);
+        a[1] += x[r[1] as usize] * c[1].get(t);
+        a[2] += x[r[2] as usize] * c[2].get(t);
+        a[3] += x[r[3] as usize] * c[3].get(t);
     }
+    let mut s = (a[0] + a[1]) + (a[2] + a[3]);
+    for (&i, &c) in rr.iter().zip(cr) {
+        s += x[i as usize] * c.get(t);
+    }
+    s
 }
 
 impl<C: Lookup> UniformPlan for StepPlan<C> {
