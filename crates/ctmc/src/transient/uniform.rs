@@ -348,6 +348,18 @@ fn weighted_sum(
         after[k] = (after[k + 1].0 + cl, after[k + 1].1 + ch);
     }
     let mut last = right;
+    // the detection's range of the iterate: the fixed states keep their value, so their range
+    // is taken once and only the states that move are read again
+    let moving: Vec<usize> = (0..n).filter(|&i| !fixed[i]).collect();
+    let still_range = fixed
+        .iter()
+        .zip(&x)
+        .filter(|(&f, _)| f)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, &v)| {
+            (a.min(v), b.max(v))
+        });
+    // the smallest lower sum, kept while no step adds to the sums (before the window)
+    let mut least = None;
     let mut run = |s: &mut Stepper<'_>| -> Result<(), CheckError> {
         for k in 0..=right {
             let (cl, ch) = coef(k);
@@ -356,6 +368,9 @@ fn weighted_sum(
                     return Err(SolveError::Interrupted.into());
                 }
                 // the step and its weights in one pass
+                if ch > 0.0 {
+                    least = None;
+                }
                 let acc = (ch > 0.0).then_some(StepAcc {
                     lo: &mut acc_lo,
                     hi: &mut acc_hi,
@@ -364,6 +379,7 @@ fn weighted_sum(
                 });
                 s.step_acc(&mut x, acc);
             } else if ch > 0.0 {
+                least = None;
                 for i in 0..n {
                     acc_lo[i] += cl * x[i];
                     acc_hi[i] += ch * x[i];
@@ -390,9 +406,16 @@ fn weighted_sum(
                         break;
                     }
                 }
-                let (m, big) = min_max(&x);
+                let (m, big) = if moving.len() == n {
+                    min_max(&x)
+                } else {
+                    moving
+                        .iter()
+                        .fold(still_range, |(a, b), &i| (a.min(x[i]), b.max(x[i])))
+                };
                 let (add_lo, add_hi) = (m * after[k].0, big * after[k].1);
-                let least = acc_lo.iter().copied().fold(f64::INFINITY, f64::min);
+                let least = *least
+                    .get_or_insert_with(|| acc_lo.iter().copied().fold(f64::INFINITY, f64::min));
                 if add_hi - add_lo <= DETECT_SHARE * epsilon * (base + least + add_lo) {
                     for i in 0..n {
                         acc_lo[i] += add_lo;
