@@ -407,7 +407,7 @@ impl SparseMatrix {
             keep: &[f64],
             take: &[f64],
         ) -> Box<dyn UniformPlan> {
-            let mut len = vec![0usize; m.n];
+            let mut len = vec![0u32; m.n];
             m.rows.iter().for_each(|&i| len[i as usize] += 1);
             // the columns of R in increasing order: each row's entries by increasing column,
             // as the transpose has them

@@ -78,7 +78,7 @@ impl<C: Lookup> StepPlan<C> {
     /// When a row index is not below `n`, or the entries do not match the lengths.
     pub(crate) fn new(
         n: usize,
-        len: impl Fn(usize) -> usize,
+        len: impl Fn(usize) -> u32,
         fill: impl FnOnce(&mut dyn FnMut(usize, u32, C)),
         table: C::Table,
         keep: &[f64],
@@ -88,9 +88,9 @@ impl<C: Lookup> StepPlan<C> {
             keep.len() == n && take.len() == n,
             "keep and take per state"
         );
-        const STILL: usize = usize::MAX;
+        const STILL: u32 = u32::MAX;
         let mut still = Vec::new();
-        let mut moving: Vec<(usize, u32)> = Vec::with_capacity(n);
+        let mut moving: Vec<(u32, u32)> = Vec::with_capacity(n);
         for j in 0..n {
             if keep[j] == 1.0 && take[j] == 0.0 {
                 still.push(j as u32);
@@ -102,27 +102,31 @@ impl<C: Lookup> StepPlan<C> {
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let mut cols = Vec::with_capacity(moving.len());
         let mut kt = Vec::with_capacity(moving.len());
-        // where each moving column's next entry goes
+        // where each moving column's next entry goes (u32 as the matrix's pointers: a quarter
+        // of the states' vectors while the plan is made)
         let mut at = vec![STILL; n];
-        let mut nnz = 0;
+        let mut nnz = 0u32;
         for &(l, j) in &moving {
             match groups.last_mut() {
-                Some((gl, c)) if *gl == l => *c += 1,
-                _ => groups.push((l, 1)),
+                Some((gl, c)) if *gl == l as usize => *c += 1,
+                _ => groups.push((l as usize, 1)),
             }
             at[j as usize] = nnz;
-            nnz += l;
+            nnz = nnz
+                .checked_add(l)
+                .filter(|&e| e != STILL)
+                .expect("fewer than u32::MAX nonzeros");
             cols.push(j);
             kt.push((keep[j as usize], take[j as usize]));
         }
-        let mut rows = vec![0u32; nnz];
-        let mut codes = vec![C::default(); nnz];
+        let mut rows = vec![0u32; nnz as usize];
+        let mut codes = vec![C::default(); nnz as usize];
         fill(&mut |j, i, c| {
             assert!((i as usize) < n, "a row index out of range");
             let p = &mut at[j];
             if *p != STILL {
-                rows[*p] = i;
-                codes[*p] = c;
+                rows[*p as usize] = i;
+                codes[*p as usize] = c;
                 *p += 1;
             }
         });

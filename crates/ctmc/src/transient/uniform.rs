@@ -350,7 +350,7 @@ fn weighted_sum(
     let mut last = right;
     // the detection's range of the iterate: the fixed states keep their value, so their range
     // is taken once and only the states that move are read again
-    let moving: Vec<usize> = (0..n).filter(|&i| !fixed[i]).collect();
+    let moving: Vec<u32> = (0..n as u32).filter(|&i| !fixed[i as usize]).collect();
     let still_range = fixed
         .iter()
         .zip(&x)
@@ -409,9 +409,9 @@ fn weighted_sum(
                 let (m, big) = if moving.len() == n {
                     min_max(&x)
                 } else {
-                    moving
-                        .iter()
-                        .fold(still_range, |(a, b), &i| (a.min(x[i]), b.max(x[i])))
+                    moving.iter().fold(still_range, |(a, b), &i| {
+                        (a.min(x[i as usize]), b.max(x[i as usize]))
+                    })
                 };
                 let (add_lo, add_hi) = (m * after[k].0, big * after[k].1);
                 let least = *least
