@@ -8,6 +8,7 @@
 //! ([`crate::symbolic::chain::SymbolicChain`]) by constrained saturation and XBSat on decision
 //! diagrams.
 
+use crate::matrix::UniformPlan;
 use crate::props::CheckError;
 use crate::sparse::SparseCtmc;
 use crate::RateMatrix;
@@ -52,6 +53,13 @@ pub trait Chain {
         &self,
         f: &mut dyn FnMut(&dyn RateMatrix) -> Result<(), CheckError>,
     ) -> Result<(), CheckError>;
+
+    /// A plan of many uniformization steps over `R^T` (the backward step of
+    /// [`RateMatrix::uniform_step`] with these `keep` and `take`), or `None` where the engine
+    /// has none (the steps then go through [`Chain::with_transposed`]).
+    fn uniform_plan(&self, _keep: &[f64], _take: &[f64]) -> Option<Box<dyn UniformPlan>> {
+        None
+    }
 
     /// The states that can reach a state of `target` along paths whose other states satisfy
     /// `through`; `target` included (the CTL `E[through U target]`).
@@ -136,6 +144,11 @@ impl Chain for SparseCtmc {
         // kept)
         let rows = self.r.transpose();
         f(&rows.view())
+    }
+
+    /// Made from the columns of `R`: no transpose.
+    fn uniform_plan(&self, keep: &[f64], take: &[f64]) -> Option<Box<dyn UniformPlan>> {
+        Some(self.r.transposed_plan(keep, take))
     }
 
     fn backward_reach(&self, through: &[bool], target: &[bool]) -> Result<Vec<bool>, CheckError> {

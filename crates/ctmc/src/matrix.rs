@@ -212,6 +212,20 @@ pub trait RateMatrix {
     fn memory_bytes(&self) -> u64;
 }
 
+/// Repeated uniformization steps over a matrix with fixed `keep` and `take`
+/// ([`crate::Chain::uniform_plan`]).
+pub trait UniformPlan {
+    /// [`RateMatrix::uniform_step`] with the plan's `keep` and `take`, except on the still
+    /// columns (`keep` 1 and `take` 0: the absorbing states of a transient analysis), which
+    /// are not written: `out` must already hold `x` there (it does when `x` and `out` are
+    /// swapped after every step and were equal there at the start). `acc` is added on every
+    /// column, the still ones included.
+    fn step(&self, x: &[f64], out: &mut [f64], acc: Option<StepAcc<'_>>);
+
+    /// Bytes of the plan.
+    fn bytes(&self) -> u64;
+}
+
 /// The accumulation of [`RateMatrix::uniform_step`]: `lo += cl out`, `hi += ch out`.
 pub struct StepAcc<'a> {
     pub lo: &'a mut [f64],

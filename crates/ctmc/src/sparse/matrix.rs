@@ -8,7 +8,10 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::matrix::{ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats};
+use super::step::{Lookup, StepPlan};
+use crate::matrix::{
+    ColumnUpdate, RateMatrix, Relaxation, StepAcc, Sweep, SweepStats, UniformPlan,
+};
 
 /// A stored rate: a code into the matrix's table of distinct rates, or the rate itself.
 pub(crate) trait Code: Copy {
@@ -391,6 +394,40 @@ impl SparseMatrix {
             rows,
             table: self.table.clone(),
             codes,
+        }
+    }
+
+    /// The plan of uniformization steps over the transpose (`R^T` of this `R`: the backward
+    /// step), made from these columns without the transpose ([`crate::Chain::uniform_plan`]).
+    pub(crate) fn transposed_plan(&self, keep: &[f64], take: &[f64]) -> Box<dyn UniformPlan> {
+        fn plan<C: Lookup>(
+            m: &SparseMatrix,
+            c: &[C],
+            table: C::Table,
+            keep: &[f64],
+            take: &[f64],
+        ) -> Box<dyn UniformPlan> {
+            let mut len = vec![0u32; m.n];
+            m.rows.iter().for_each(|&i| len[i as usize] += 1);
+            // the columns of R in increasing order: each row's entries by increasing column,
+            // as the transpose has them
+            let fill = |put: &mut dyn FnMut(usize, u32, C)| {
+                for j in 0..m.n {
+                    for k in m.span(j) {
+                        put(m.rows[k] as usize, j as u32, c[k]);
+                    }
+                }
+            };
+            Box::new(StepPlan::new(m.n, |i| len[i], fill, table, keep, take))
+        }
+        match &self.codes {
+            Codes::Small(c) => {
+                let mut t = [0.0f64; 256];
+                t[..self.table.len()].copy_from_slice(&self.table);
+                plan(self, c, t, keep, take)
+            }
+            Codes::Mid(c) => plan(self, c, self.table.clone(), keep, take),
+            Codes::Full(c) => plan(self, c, (), keep, take),
         }
     }
 

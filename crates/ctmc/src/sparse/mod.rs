@@ -14,6 +14,7 @@
 
 pub mod index;
 pub mod matrix;
+mod step;
 
 use saturn_dd::{Forest, NodeId};
 use saturn_model::{GeneralModel, StepError};

@@ -9,7 +9,7 @@
 //! so every `P^k x` stays within `[min x, max x]`).
 
 use super::poisson::{fox_glynn, PoissonWindow};
-use crate::matrix::StepAcc;
+use crate::matrix::{StepAcc, UniformPlan};
 use crate::props::CheckError;
 use crate::solve::SolveError;
 use crate::{Chain, RateMatrix};
@@ -75,27 +75,40 @@ const DETECT_SHARE: f64 = 0.5;
 /// take R x` with both factors per state computed once (`1 - h/q` and `1/q`; `1` and `0` when
 /// fixed), one loop without a branch or a division after the product.
 struct Stepper<'a> {
-    rt: &'a dyn RateMatrix,
+    by: By<'a>,
     keep: Vec<f64>,
     take: Vec<f64>,
     rx: Vec<f64>,
 }
 
+/// How a [`Stepper`] steps.
+enum By<'a> {
+    /// The engine's `R^T`.
+    Matrix(&'a dyn RateMatrix),
+    /// The engine's plan ([`Chain::uniform_plan`]), and whether `rx` holds the still states'
+    /// values yet (the plan does not write them).
+    Plan(Box<dyn UniformPlan>, bool),
+}
+
+/// `keep` and `take` of each state.
+fn factors(exit: &[f64], fixed: &[bool], q: f64) -> (Vec<f64>, Vec<f64>) {
+    exit.iter()
+        .zip(fixed)
+        .map(|(&h, &f)| {
+            if f {
+                (1.0, 0.0)
+            } else {
+                (1.0 - h / q, 1.0 / q)
+            }
+        })
+        .unzip()
+}
+
 impl<'a> Stepper<'a> {
     fn new(rt: &'a dyn RateMatrix, exit: &[f64], fixed: &[bool], q: f64) -> Self {
-        let (keep, take) = exit
-            .iter()
-            .zip(fixed)
-            .map(|(&h, &f)| {
-                if f {
-                    (1.0, 0.0)
-                } else {
-                    (1.0 - h / q, 1.0 / q)
-                }
-            })
-            .unzip();
+        let (keep, take) = factors(exit, fixed, q);
         Stepper {
-            rt,
+            by: By::Matrix(rt),
             keep,
             take,
             rx: vec![0.0; exit.len()],
@@ -103,16 +116,29 @@ impl<'a> Stepper<'a> {
     }
 
     /// A step of `x` (replaced by the next iterate) and, with `acc`, its accumulation, in
-    /// the engine's one pass ([`RateMatrix::uniform_step`]).
+    /// the engine's one pass ([`UniformPlan::step`] or [`RateMatrix::uniform_step`]).
     fn step_acc(&mut self, x: &mut Vec<f64>, acc: Option<StepAcc<'_>>) {
-        self.rt
-            .uniform_step(x, &mut self.rx, &self.keep, &self.take, acc);
+        match &mut self.by {
+            By::Plan(p, primed) => {
+                // the still states are never written: both vectors hold their value
+                if !*primed {
+                    self.rx.copy_from_slice(x);
+                    *primed = true;
+                }
+                p.step(x, &mut self.rx, acc);
+            }
+            By::Matrix(rt) => rt.uniform_step(x, &mut self.rx, &self.keep, &self.take, acc),
+        }
         std::mem::swap(x, &mut self.rx);
     }
 
+    /// A step of `x` in place by the matrix (a `Stepper` of [`Stepper::new`]).
     fn step(&mut self, x: &mut [f64]) {
+        let By::Matrix(rt) = self.by else {
+            unreachable!("steps in place are taken by the matrix");
+        };
         self.rx.fill(0.0);
-        self.rt.vec_mul_add(x, &mut self.rx);
+        rt.vec_mul_add(x, &mut self.rx);
         for (xi, ((&r, &k), &t)) in x
             .iter_mut()
             .zip(self.rx.iter().zip(&self.keep).zip(&self.take))
@@ -322,9 +348,19 @@ fn weighted_sum(
         after[k] = (after[k + 1].0 + cl, after[k + 1].1 + ch);
     }
     let mut last = right;
-    let mut out = None;
-    chain.with_transposed(&mut |rt| {
-        let mut s = Stepper::new(rt, exit, fixed, q);
+    // the detection's range of the iterate: the fixed states keep their value, so their range
+    // is taken once and only the states that move are read again
+    let moving: Vec<u32> = (0..n as u32).filter(|&i| !fixed[i as usize]).collect();
+    let still_range = fixed
+        .iter()
+        .zip(&x)
+        .filter(|(&f, _)| f)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, &v)| {
+            (a.min(v), b.max(v))
+        });
+    // the smallest lower sum, kept while no step adds to the sums (before the window)
+    let mut least = None;
+    let mut run = |s: &mut Stepper<'_>| -> Result<(), CheckError> {
         for k in 0..=right {
             let (cl, ch) = coef(k);
             if k > 0 {
@@ -332,6 +368,9 @@ fn weighted_sum(
                     return Err(SolveError::Interrupted.into());
                 }
                 // the step and its weights in one pass
+                if ch > 0.0 {
+                    least = None;
+                }
                 let acc = (ch > 0.0).then_some(StepAcc {
                     lo: &mut acc_lo,
                     hi: &mut acc_hi,
@@ -340,6 +379,7 @@ fn weighted_sum(
                 });
                 s.step_acc(&mut x, acc);
             } else if ch > 0.0 {
+                least = None;
                 for i in 0..n {
                     acc_lo[i] += cl * x[i];
                     acc_hi[i] += ch * x[i];
@@ -366,9 +406,16 @@ fn weighted_sum(
                         break;
                     }
                 }
-                let (m, big) = min_max(&x);
+                let (m, big) = if moving.len() == n {
+                    min_max(&x)
+                } else {
+                    moving.iter().fold(still_range, |(a, b), &i| {
+                        (a.min(x[i as usize]), b.max(x[i as usize]))
+                    })
+                };
                 let (add_lo, add_hi) = (m * after[k].0, big * after[k].1);
-                let least = acc_lo.iter().copied().fold(f64::INFINITY, f64::min);
+                let least = *least
+                    .get_or_insert_with(|| acc_lo.iter().copied().fold(f64::INFINITY, f64::min));
                 if add_hi - add_lo <= DETECT_SHARE * epsilon * (base + least + add_lo) {
                     for i in 0..n {
                         acc_lo[i] += add_lo;
@@ -379,10 +426,23 @@ fn weighted_sum(
                 }
             }
         }
-        out = Some(());
         Ok(())
-    })?;
-    debug_assert!(out.is_some());
+    };
+    // the engine's plan of the steps where it has one (the sparse engine: no transpose made),
+    // else its R^T
+    let (keep, take) = factors(exit, fixed, q);
+    let plan = chain.uniform_plan(&keep, &take);
+    drop((keep, take));
+    match plan {
+        // the plan keeps the factors it needs
+        Some(plan) => run(&mut Stepper {
+            by: By::Plan(plan, false),
+            keep: Vec::new(),
+            take: Vec::new(),
+            rx: vec![0.0; n],
+        })?,
+        None => chain.with_transposed(&mut |rt| run(&mut Stepper::new(rt, exit, fixed, q)))?,
+    }
     let lo = acc_lo.iter().map(|&a| base + a).collect();
     let hi = acc_hi.iter().map(|&a| base + a + missing).collect();
     Ok(Bounds {
