@@ -174,14 +174,17 @@ def reconfirm(a):
         used = r[5].split(":")[1] if r[5].startswith("symbolic:") else None
         tries = []
         if not r[5].startswith("symbolic"):
+            # another engine answered: the decision diagrams' portfolio (with the scaling,
+            # which interpolates generated figures, when the polytope answered)
+            scaling = "auto" if r[5] == "polytope" else "off"
             tries.append(("symbolic:portfolio",
                           [a.binary, "mcc", str(d), "--examination", "StateSpace", "--json",
-                           "--explicit", "off", "--polytope", "off", "--scaling", "off"]))
+                           "--explicit", "off", "--polytope", "off", "--scaling", scaling]))
         tries += [(f"symbolic:{o}",
                    [a.binary, "statespace", str(d / "model.pnml"), "--json", "--explicit", "off",
                     "--polytope", "off", "--scaling", "off", "--order", o])
                   for o in ORDERS if o != used and f"symbolic:{o}" != r[8]]
-        for label, cmd in tries:
+        for label, cmd in tries[:a.tries]:
             w, secs, _ = timed(cmd + ["--timeout", str(t)], mem, t)
             if w and w.get("order_used") and w.get("order_used") == used:
                 continue
@@ -224,6 +227,7 @@ def main():
         r.add_argument(x)
     rc = sub.add_parser("reconfirm")
     rc.add_argument("--confirm-timeout", type=int, default=240)
+    rc.add_argument("--tries", type=int, default=3)
     rc.add_argument("binary")
     rc.add_argument("out")
     sm = sub.add_parser("summary")
