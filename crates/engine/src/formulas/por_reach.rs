@@ -41,7 +41,12 @@ struct Frame {
     next: usize,
 }
 
-/// How often (in transitions fired) the search looks at the clock and the stop.
+/// The bytes a frame holds.
+fn frame_bytes(f: &Frame) -> usize {
+    std::mem::size_of::<Frame>() + 4 * f.fire.capacity()
+}
+
+/// How often (in transitions fired) the search looks at the clock, the stop and the memory.
 const POLL: u32 = 128;
 
 /// The reduced search for one formula, with the net's compiled transitions.
@@ -101,6 +106,9 @@ impl<'n> PorReach<'n> {
             (&mut enabled, &mut reduced, &mut next),
             &mut stack,
         )?;
+        // the depth-first stack counts against the budget too (a deep search holds a frame
+        // per marking on its path)
+        let mut stack_bytes = stack.iter().map(frame_bytes).sum::<usize>();
         while let Some(top) = stack.last_mut() {
             polls += 1;
             if polls == POLL {
@@ -108,9 +116,13 @@ impl<'n> PorReach<'n> {
                 if stop() || Instant::now() >= deadline {
                     return Err(Cut::Time);
                 }
+                if set.bytes() + stack_bytes + on_stack.len() > max_bytes {
+                    return Err(Cut::Memory);
+                }
             }
             if top.next == top.fire.len() {
                 on_stack[top.id as usize] = false;
+                stack_bytes -= frame_bytes(top);
                 stack.pop();
                 if let Some(parent) = stack.last() {
                     set.get(parent.id, np, &mut m);
@@ -132,16 +144,16 @@ impl<'n> PorReach<'n> {
             let id = set.insert(&next).map_err(|_| Cut::Memory)?;
             on_stack.push(false);
             std::mem::swap(&mut m, &mut next);
-            let mut scratch = Vec::new();
             self.expand(
                 id,
                 &m,
                 &mut set,
                 &mut on_stack,
                 &mut stubborn,
-                (&mut enabled, &mut reduced, &mut scratch),
+                (&mut enabled, &mut reduced, &mut next),
                 &mut stack,
             )?;
+            stack_bytes += stack.last().map_or(0, frame_bytes);
         }
         self.visited = set.len();
         Ok(false)
@@ -248,6 +260,38 @@ mod tests {
                 Err(e) => prop_assert!(false, "cut: {:?}", e),
             }
         }
+    }
+
+    /// Two million markings along a deep chain, a budget of 64 KiB: the search ends cut for memory
+    /// (its markings and its depth-first stack both count), soon, without an answer.
+    #[test]
+    fn a_deep_search_stops_at_its_budget() {
+        // and a token going round two places beside it (transitions the target does not see)
+        let net = strategies::petri_net(
+            &[1_000_000, 0, 1, 0],
+            vec![
+                (vec![(0, 1)], vec![(1, 1)], vec![]),
+                (vec![(2, 1)], vec![(3, 1)], vec![]),
+                (vec![(3, 1)], vec![(2, 1)], vec![]),
+            ],
+        );
+        let target = StateFormula::Atom(saturn_logic::Atom {
+            lhs: saturn_logic::LinExpr {
+                terms: vec![(1, 1)],
+                constant: 0,
+            },
+            op: saturn_logic::CmpOp::Ge,
+            bound: 2_000_000,
+        });
+        let firing = Firing::new(&net);
+        let mut search = PorReach::new(&net, &firing);
+        let far = Instant::now() + Duration::from_secs(60);
+        let started = Instant::now();
+        assert_eq!(
+            search.reachable(&target, 1 << 16, far, &|| false),
+            Err(Cut::Memory)
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
 
     /// Two independent counters and a target on the first: the reduced search leaves the
