@@ -175,7 +175,7 @@ impl<'n> PorReach<'n> {
         self.firing.enabled(m, enabled);
         enabled.sort_unstable();
         reduced.clear();
-        let mut fire = enabled.clone();
+        let mut reduce = false;
         // on the stack before the proviso looks: a reduced self-loop is a cycle too
         on_stack[id as usize] = true;
         if stubborn.reduce(m, enabled, reduced) {
@@ -191,10 +191,13 @@ impl<'n> PorReach<'n> {
                     break;
                 }
             }
-            if !closes {
-                fire.clone_from(reduced);
-            }
+            reduce = !closes;
         }
+        let fire = if reduce {
+            reduced.clone()
+        } else {
+            enabled.clone()
+        };
         stack.push(Frame { id, fire, next: 0 });
         Ok(())
     }
@@ -206,6 +209,18 @@ mod tests {
     use proptest::prelude::*;
     use saturn_reference::strategies;
     use std::time::Duration;
+
+    /// `m(p) >= bound`.
+    fn at_least(p: usize, bound: i64) -> StateFormula {
+        StateFormula::Atom(saturn_logic::Atom {
+            lhs: saturn_logic::LinExpr {
+                terms: vec![(p, 1)],
+                constant: 0,
+            },
+            op: saturn_logic::CmpOp::Ge,
+            bound,
+        })
+    }
 
     /// A random net with a random state formula over it, or (half the time, where reductions
     /// happen most) with more places and an atom or an `enabled` on one or two of them.
@@ -221,14 +236,7 @@ mod tests {
                     if fireable && nt > 0 {
                         StateFormula::Enabled(vec![t])
                     } else {
-                        StateFormula::Atom(saturn_logic::Atom {
-                            lhs: saturn_logic::LinExpr {
-                                terms: vec![(p, 1)],
-                                constant: 0,
-                            },
-                            op: saturn_logic::CmpOp::Ge,
-                            bound,
-                        })
+                        at_least(p, bound)
                     }
                 },
             );
@@ -275,14 +283,7 @@ mod tests {
                 (vec![(3, 1)], vec![(2, 1)], vec![]),
             ],
         );
-        let target = StateFormula::Atom(saturn_logic::Atom {
-            lhs: saturn_logic::LinExpr {
-                terms: vec![(1, 1)],
-                constant: 0,
-            },
-            op: saturn_logic::CmpOp::Ge,
-            bound: 2_000_000,
-        });
+        let target = at_least(1, 2_000_000);
         let firing = Firing::new(&net);
         let mut search = PorReach::new(&net, &firing);
         let far = Instant::now() + Duration::from_secs(60);
@@ -307,14 +308,7 @@ mod tests {
                 (vec![(2, 1)], vec![(3, 1)], vec![]),
             ],
         );
-        let target = StateFormula::Atom(saturn_logic::Atom {
-            lhs: saturn_logic::LinExpr {
-                terms: vec![(1, 1)],
-                constant: 0,
-            },
-            op: saturn_logic::CmpOp::Ge,
-            bound: 11,
-        });
+        let target = at_least(1, 11);
         let firing = Firing::new(&net);
         let mut search = PorReach::new(&net, &firing);
         let far = Instant::now() + Duration::from_secs(60);
