@@ -272,8 +272,23 @@ pub(super) fn run(
             Err(limits.check().err().unwrap_or(Interrupted::Cancelled))
         };
     }
-    // what the walks did not reach may be out of reach: the state equation tells
+    // what the walks did not reach may be out of reach: the state equation tells, first
+    // where the places' bounds alone do (no program: each formula's turn at the programs may
+    // never come), then by the programs
     if let Some(inc) = &incidence {
+        tracks.open.retain(|(n, t)| {
+            let Track::Reach { ef, target } = t else {
+                return true;
+            };
+            let dnf = state_equation::widen(net, target, false);
+            let out = dnf
+                .iter()
+                .all(|rows| state_equation::outside(rows, &inc.bounds));
+            if out && !board.decided(*n) {
+                board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
+            }
+            !out && !board.decided(*n)
+        });
         tracks.open.retain(|(n, t)| {
             let Track::Reach { ef, target } = t else {
                 return true;

@@ -22,6 +22,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+mod traps;
+
 use microlp::{ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolveOutcome};
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::PetriNet;
@@ -60,6 +62,8 @@ pub struct Incidence {
     /// Per place: a proven bound on its tokens in every reachable marking (`None`: unknown),
     /// for the box check of [`outside`] before any program.
     pub bounds: Vec<Option<u64>>,
+    /// The net's arcs, for its traps (see [`traps`]).
+    arcs: traps::Arcs,
 }
 
 impl Incidence {
@@ -88,6 +92,7 @@ impl Incidence {
             }
         }
         Some(Incidence {
+            arcs: traps::Arcs::new(net),
             columns,
             m0: net.places.iter().map(|p| i128::from(p.initial)).collect(),
             places: net.places.len(),
@@ -261,7 +266,11 @@ const DENOMINATORS: [i128; 12] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 24, 60, 840];
 
 /// Solve `p` within `time`, catching the solver's panics: the values of the variables, or
 /// `None` (infeasible, unbounded, out of time or a failure of the solver).
-fn solve(mut p: Problem, vars: &[microlp::Variable], time: Duration) -> Option<Vec<f64>> {
+pub(super) fn solve(
+    mut p: Problem,
+    vars: &[microlp::Variable],
+    time: Duration,
+) -> Option<Vec<f64>> {
     let got = catch_unwind(AssertUnwindSafe(move || {
         p.set_time_limit(time);
         match p.solve() {
@@ -298,7 +307,7 @@ fn scaled(x: f64, d: i128) -> Option<i128> {
 
 /// Is the conjunction `rows` empty on the relaxation of the state equation? `true` only with
 /// a checked certificate (see the module documentation); within `time`.
-fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
+pub(super) fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
     if rows.is_empty() {
         return false;
     }
@@ -400,7 +409,9 @@ pub fn unreachable(inc: &Incidence, dnf: &Dnf, time: Duration, stop: &dyn Fn() -
     let until = Instant::now() + time;
     dnf.iter().all(|rows| {
         let left = until.saturating_duration_since(Instant::now());
-        outside(rows, &inc.bounds) || !stop() && !left.is_zero() && empty(inc, rows, left)
+        outside(rows, &inc.bounds)
+            || !stop() && !left.is_zero() && empty(inc, rows, left)
+            || !stop() && traps::refined(inc, rows, until, stop)
     })
 }
 
