@@ -106,9 +106,10 @@ impl RelationsArg {
 /// property examinations; `saturn statespace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LevelsArg {
-    /// With `--order auto` (the portfolio): both raced when the groups hold at least a fifth
-    /// of the places (the grouped candidates first when grouping at least halves the levels,
-    /// as for the local states of processes), else `place`; `place` with a single order.
+    /// With `--order auto` (the portfolio): `group` when it at least halves the levels (the
+    /// groups hold most of the net, such as the local states of its processes), both raced
+    /// when the groups hold at least a fifth of the places, else `place`; `place` with a
+    /// single order.
     Auto,
     /// One place per level, its token count the local state.
     Place,
@@ -122,16 +123,13 @@ pub enum LevelsArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grouping {
     Never,
-    /// Both encodings, raced in the portfolio, when the groups hold at least a fifth of the
-    /// places (the grouped candidates first when grouping at least halves the levels, the
-    /// places' first otherwise); else never. No count of groups or places tells which
-    /// encoding wins: grouped, HirschbergSinclair-PT-50 and LamportFastMutEx-PT-5 answer
-    /// within 60 s and Railroad-PT-020 does not; and where grouping cuts the levels from 117
-    /// to 37, CSRepetitions-PT-04 answers in 0.4 s under Sloan's order with one place per
-    /// level and in 27 s at best grouped (the grouped candidates alone were raced there
-    /// before). Where the groups are a small part of the net, the orders change for little
-    /// gain: ASLink-PT-03a (one group of 36 of its 821 places) answered in 11 s with one
-    /// place per level and not in 60 s grouped.
+    /// When that at least halves the levels; both encodings, raced in the portfolio, when the
+    /// groups hold at least a fifth of the places; else never. No count of groups or places
+    /// tells which encoding wins in between: grouped, HirschbergSinclair-PT-50 and
+    /// LamportFastMutEx-PT-5 answer within 60 s and Railroad-PT-020 does not. Where the groups
+    /// are a small part of the net, the orders change for little gain: ASLink-PT-03a (one group
+    /// of 36 of its 821 places) answered in 11 s with one place per level and not in 60 s
+    /// grouped.
     Auto,
     Always,
 }

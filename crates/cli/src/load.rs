@@ -196,13 +196,12 @@ pub fn lower_levels(
         .filter(|_| groups)
         .map(|s| saturn_model::OneHot::find(net, s))
         .filter(|g| !g.groups.is_empty());
-    let (places, grouped, groups_first) = match &one_hot {
-        None => (true, false, false),
+    let (places, grouped) = match &one_hot {
+        None => (true, false),
         Some(g) => match grouping.encodings(net.places.len(), g) {
-            Encodings::Places => (true, false, false),
-            Encodings::Groups => (false, true, true),
-            Encodings::Both => (true, true, false),
-            Encodings::GroupsFirst => (true, true, true),
+            Encodings::Places => (true, false),
+            Encodings::Groups => (false, true),
+            Encodings::Both => (true, true),
         },
     };
     // the supports as sets of groups first: the places' orders then take the supports
@@ -210,35 +209,27 @@ pub fn lower_levels(
         .as_ref()
         .zip(one_hot.as_ref())
         .map(|(s, g)| g.units_of(s));
-    let mut by_place = Vec::new();
+    let mut out = Vec::new();
     if places {
         for (n, ord) in orders_for(net, order, supports, &stop)? {
-            by_place.push((n, net.to_model(&ord)?));
+            out.push((n, net.to_model(&ord)?));
         }
     }
-    let mut by_group = Vec::new();
     if let (true, Some(g)) = (grouped, &one_hot) {
         let quotient = g.quotient(net);
         for (n, ord) in orders_for(&quotient, order, units, &stop)? {
             let name = if places { format!("{n}+groups") } else { n };
-            by_group.push((name, g.to_model(net, &ord)?));
+            out.push((name, g.to_model(net, &ord)?));
         }
     }
-    Ok(if groups_first {
-        by_group.into_iter().chain(by_place).collect()
-    } else {
-        by_place.into_iter().chain(by_group).collect()
-    })
+    Ok(out)
 }
 
-/// Which encodings of a net with one-hot groups the portfolio gets, in its order.
+/// Which encodings of a net with one-hot groups the portfolio gets.
 pub(crate) enum Encodings {
     Places,
     Groups,
-    /// One place per level first, then the groups.
     Both,
-    /// The groups first, then one place per level.
-    GroupsFirst,
 }
 
 impl Grouping {
@@ -248,7 +239,7 @@ impl Grouping {
         match self {
             Grouping::Never => Encodings::Places,
             Grouping::Always => Encodings::Groups,
-            Grouping::Auto if 2 * g.units() <= places => Encodings::GroupsFirst,
+            Grouping::Auto if 2 * g.units() <= places => Encodings::Groups,
             Grouping::Auto if 5 * grouped >= places => Encodings::Both,
             Grouping::Auto => Encodings::Places,
         }
@@ -336,21 +327,10 @@ mod tests {
         }
     }
 
-    /// Two processes of three local states each (two one-hot groups): 6 places, 2 units.
-    fn two_processes() -> PetriNet {
-        let step = |from: usize, to: usize| (vec![(from, 1)], vec![(to, 1)], vec![]);
-        let cycle = |k: usize| [step(k, k + 1), step(k + 1, k + 2), step(k + 2, k)];
-        let moves = cycle(0).into_iter().chain(cycle(3)).collect();
-        saturn_reference::strategies::petri_net(&[1, 0, 0, 1, 0, 0], moves)
-    }
-
     /// Per candidate: its name, its levels and how many hold a group.
     fn candidates(grouping: Grouping) -> Vec<(String, usize, usize)> {
-        candidates_of(&process_and_pairs(), grouping)
-    }
-
-    fn candidates_of(net: &PetriNet, grouping: Grouping) -> Vec<(String, usize, usize)> {
-        lower_levels(net, OrderArg::Auto, None, grouping)
+        let net = process_and_pairs();
+        lower_levels(&net, OrderArg::Auto, None, grouping)
             .expect("lowered")
             .into_iter()
             .map(|(n, m)| {
@@ -384,24 +364,5 @@ mod tests {
         assert!(always
             .iter()
             .all(|(n, l, g)| !n.ends_with("+groups") && (*l, *g) == (5, 1)));
-    }
-
-    #[test]
-    fn auto_races_the_groups_first_where_they_halve_the_levels() {
-        let both = candidates_of(&two_processes(), Grouping::Auto);
-        let (grouped, places): (Vec<_>, Vec<_>) =
-            both.iter().partition(|(n, _, _)| n.ends_with("+groups"));
-        assert!(!places.is_empty() && !grouped.is_empty(), "{both:?}");
-        // the grouped models first, then one place per level
-        let first_place = both.iter().position(|(n, _, _)| !n.ends_with("+groups"));
-        assert_eq!(first_place, Some(grouped.len()), "{both:?}");
-        assert!(
-            grouped.iter().all(|&&(_, l, g)| (l, g) == (2, 2)),
-            "{both:?}"
-        );
-        assert!(
-            places.iter().all(|&&(_, l, g)| (l, g) == (6, 0)),
-            "{both:?}"
-        );
     }
 }
