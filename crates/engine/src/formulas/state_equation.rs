@@ -18,8 +18,8 @@
 //! `yᵀC <= 0`, since `c·m <= y·m <= y·m0`. The linear programs look for the best such `u, v`
 //! (or `y`); their values, scaled by a small denominator and rounded to integers, are the
 //! certificate. Where the relaxation meets a conjunction, rows of traps marked at first,
-//! which every reachable marking meets, are added to it (the `traps` module) and the certificate is
-//! sought again.
+//! which every reachable marking meets, are added to it (the `traps` module) and the
+//! certificate is sought again.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
