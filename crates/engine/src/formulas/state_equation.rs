@@ -17,14 +17,10 @@
 //! conjunction has `y·m = u·m + v·G·m >= v·h`. A bound is `y·m0` for any `y >= c` with
 //! `yᵀC <= 0`, since `c·m <= y·m <= y·m0`. The linear programs look for the best such `u, v`
 //! (or `y`); their values, scaled by a small denominator and rounded to integers, are the
-//! certificate. Where the relaxation meets a conjunction, rows of traps marked at first,
-//! which every reachable marking meets, are added to it (the `traps` module) and the
-//! certificate is sought again.
+//! certificate.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
-
-mod traps;
 
 use microlp::{ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolveOutcome};
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
@@ -64,8 +60,6 @@ pub struct Incidence {
     /// Per place: a proven bound on its tokens in every reachable marking (`None`: unknown),
     /// for the box check of [`outside`] before any program.
     pub bounds: Vec<Option<u64>>,
-    /// The net's arcs, for its traps (see [`traps`]).
-    arcs: traps::Arcs,
 }
 
 impl Incidence {
@@ -94,7 +88,6 @@ impl Incidence {
             }
         }
         Some(Incidence {
-            arcs: traps::Arcs::new(net),
             columns,
             m0: net.places.iter().map(|p| i128::from(p.initial)).collect(),
             places: net.places.len(),
@@ -268,11 +261,7 @@ const DENOMINATORS: [i128; 12] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 24, 60, 840];
 
 /// Solve `p` within `time`, catching the solver's panics: the values of the variables, or
 /// `None` (infeasible, unbounded, out of time or a failure of the solver).
-pub(super) fn solve(
-    mut p: Problem,
-    vars: &[microlp::Variable],
-    time: Duration,
-) -> Option<Vec<f64>> {
+fn solve(mut p: Problem, vars: &[microlp::Variable], time: Duration) -> Option<Vec<f64>> {
     let got = catch_unwind(AssertUnwindSafe(move || {
         p.set_time_limit(time);
         match p.solve() {
@@ -309,7 +298,7 @@ fn scaled(x: f64, d: i128) -> Option<i128> {
 
 /// Is the conjunction `rows` empty on the relaxation of the state equation? `true` only with
 /// a checked certificate (see the module documentation); within `time`.
-pub(super) fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
+fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
     if rows.is_empty() {
         return false;
     }
@@ -411,9 +400,7 @@ pub fn unreachable(inc: &Incidence, dnf: &Dnf, time: Duration, stop: &dyn Fn() -
     let until = Instant::now() + time;
     dnf.iter().all(|rows| {
         let left = until.saturating_duration_since(Instant::now());
-        outside(rows, &inc.bounds)
-            || !stop() && !left.is_zero() && empty(inc, rows, left)
-            || !stop() && traps::refined(inc, rows, until, stop)
+        outside(rows, &inc.bounds) || !stop() && !left.is_zero() && empty(inc, rows, left)
     })
 }
 
