@@ -22,6 +22,7 @@
 //! CTL formulas with nested temporal operators: after the walks, searched on the fly
 //! ([`super::local`]), which builds the graph only as far as the formula needs it.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use saturn_explicit::Firing;
@@ -276,30 +277,38 @@ pub(super) fn run(
     // where the places' bounds alone do (no program: each formula's turn at the programs may
     // never come), then by the programs
     if let Some(inc) = &incidence {
+        // each target widened once: the bounds look at it, then the programs
+        let mut widened: HashMap<usize, state_equation::Dnf> = HashMap::new();
         tracks.open.retain(|(n, t)| {
             let Track::Reach { ef, target } = t else {
                 return true;
             };
             let dnf = state_equation::widen(net, target, false);
-            let out = dnf
+            if dnf
                 .iter()
-                .all(|rows| state_equation::outside(rows, &inc.bounds));
-            if out && !board.decided(*n) {
+                .all(|rows| state_equation::outside(rows, &inc.bounds))
+            {
                 board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
             }
-            !out && !board.decided(*n)
+            let open = !board.decided(*n);
+            if open {
+                widened.insert(*n, dnf);
+            }
+            open
         });
         tracks.open.retain(|(n, t)| {
-            let Track::Reach { ef, target } = t else {
+            let Track::Reach { ef, .. } = t else {
+                return true;
+            };
+            let Some(dnf) = widened.get(n) else {
                 return true;
             };
             if stop() || board.decided(*n) || lp_time.is_zero() {
                 return !board.decided(*n);
             }
             let started = Instant::now();
-            let dnf = state_equation::widen(net, target, false);
             let time = lp_time.min(EQUATION_EACH);
-            let out = state_equation::unreachable(inc, &dnf, time, &|| stop() || board.decided(*n));
+            let out = state_equation::unreachable(inc, dnf, time, &|| stop() || board.decided(*n));
             lp_time = lp_time.saturating_sub(started.elapsed());
             if out {
                 board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
