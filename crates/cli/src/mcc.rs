@@ -290,6 +290,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         "explicit": got.count(Technique::Explicit),
         "state_equation": got.count(Technique::StateEquation),
         "partial_order": got.count(Technique::PartialOrder),
+        "structural_reduction": got.count(Technique::Reduction),
     });
     match got.ended {
         Ended::Done => answer(a, exam, &lines, extra),

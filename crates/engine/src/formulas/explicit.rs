@@ -22,7 +22,7 @@
 //! CTL formulas with nested temporal operators: after the walks, searched on the fly
 //! ([`super::local`]), which builds the graph only as far as the formula needs it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use saturn_explicit::Firing;
@@ -32,6 +32,7 @@ use saturn_symbolic::{Interrupted, Limits};
 
 use super::local::Local;
 use super::por_reach::{Cut, PorReach};
+use super::reduce::{reduce, Reduced};
 use super::simplify::{at_initial, simplify, state_only, walk_targets, Facts};
 use super::symbolic::reach_target;
 use super::walk::{walk, WALK_STEPS, WALK_TIME};
@@ -316,9 +317,11 @@ pub(super) fn run(
             !out
         });
     }
-    // the reachability formulas one at a time, by the reduced search
+    // the reachability formulas one at a time, by the reduced search; the UpperBounds one at
+    // a time on the net reduced for their places
     if few.is_none() {
         reduced_searches(net, &tracks, board, limits, stop);
+        reduced_bounds(net, &tracks, board, limits, stop);
     }
     // the other CTL formulas by on-the-fly search; no marking decides them
     on_the_fly(net, &tracks, board, limits, stop);
@@ -469,32 +472,191 @@ fn reduced_searches(
     if open.is_empty() || stop() {
         return;
     }
-    let now = Instant::now();
-    let end = match limits.deadline {
-        Some(d) => now + d.saturating_duration_since(now) / 3,
-        None => now + POR_TIME * open.len() as u32,
-    };
+    let end = phase_end(limits, 3, open.len());
     let firing = Firing::new(net);
     let mut search = PorReach::new(net, &firing);
     let bytes = crate::explicit_bytes(limits);
+    // each formula's net reduced for it, where a rule applies
+    let mut reduced: HashMap<usize, (Reduced, Firing)> = HashMap::new();
+    for &(n, _, target) in &open {
+        if stop() {
+            return;
+        }
+        if let Some(r) = reduce(net, target, stop) {
+            let f = Firing::new(&r.net);
+            reduced.insert(n, (r, f));
+        }
+    }
+    // on a reduced net, the walks and the state equation first (once)
+    let mut tried = HashSet::new();
     in_rounds(
         &mut open,
         end,
         board,
         stop,
         |o| o.0,
-        |&(n, ef, target), until, stop_this| match search.reachable(target, bytes, until, stop_this)
-        {
-            Ok(found) => {
-                // EF φ: TRUE when found; AG φ (its target ¬φ): FALSE when found
-                board.decide(n, Value::Bool(found == ef), Technique::PartialOrder);
-                false
+        |&(n, ef, target), until, stop_this| {
+            let (found, by) = match reduced.get(&n) {
+                Some((r, firing)) => {
+                    let first = tried.insert(n);
+                    if first {
+                        if let Some(v) = reduced_first(r, ef, until, limits, stop_this) {
+                            board.decide(n, Value::Bool(v), Technique::Reduction);
+                            return false;
+                        }
+                    }
+                    (
+                        PorReach::new(&r.net, firing)
+                            .reachable(&r.target, bytes, until, stop_this, true),
+                        Technique::Reduction,
+                    )
+                }
+                None => (
+                    search.reachable(target, bytes, until, stop_this, false),
+                    Technique::PartialOrder,
+                ),
+            };
+            match found {
+                Ok(found) => {
+                    // EF φ: TRUE when found; AG φ (its target ¬φ): FALSE when found
+                    board.decide(n, Value::Bool(found == ef), by);
+                    false
+                }
+                Err(Cut::Time) => true,
+                // the breadth-first search does better on these
+                Err(Cut::Useless | Cut::Memory) => false,
             }
-            Err(Cut::Time) => true,
-            // the breadth-first search does better on these
-            Err(Cut::Useless | Cut::Memory) => false,
         },
     );
+}
+
+/// Decide the open UpperBounds of `tracks` one at a time by a breadth-first search of the net
+/// reduced for the expression's places ([`reduce`] keeps the reachable markings projected on
+/// them, so the reduced search's largest value is the bound): a complete search decides it,
+/// and so does a value that meets the structural or state-equation cap. Two rounds of time
+/// shares in a quarter of the time left; an expression no rule reduces for is left to the
+/// breadth-first search of the whole net.
+fn reduced_bounds(
+    net: &PetriNet,
+    tracks: &Tracks,
+    board: &Board,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) {
+    let mut open: Vec<(usize, &LinExpr, i128, Option<i128>)> = tracks
+        .open
+        .iter()
+        .filter_map(|(n, t)| match t {
+            Track::Bound { expr, max, cap, .. } if !board.decided(*n) => {
+                Some((*n, expr, *max, *cap))
+            }
+            _ => None,
+        })
+        .collect();
+    if open.is_empty() || stop() {
+        return;
+    }
+    let end = phase_end(limits, 4, open.len());
+    let cfg = saturn_explicit::Config {
+        max_bytes: crate::explicit_bytes(limits),
+        ..saturn_explicit::Config::default()
+    };
+    in_rounds(
+        &mut open,
+        end,
+        board,
+        stop,
+        |o| o.0,
+        |&(n, expr, max, cap), until, stop_this| {
+            let Some(r) = reduce(net, &support_of(expr), stop_this) else {
+                return false;
+            };
+            // the expression over the reduced places, with the removed constants' share
+            let mut terms = Vec::new();
+            let mut constant = i128::from(expr.constant);
+            for &(p, c) in &expr.terms {
+                match (r.kept[p], r.value[p]) {
+                    (Some(q), _) => terms.push((q, i128::from(c))),
+                    (None, Some(v)) => constant += i128::from(c) * i128::from(v),
+                    (None, None) => return false,
+                }
+            }
+            let bounds = crate::quick_bounds(&r.net, limits).bounds;
+            let mut best = max;
+            let mut met = false;
+            let stopped = || stop_this() || Instant::now() >= until;
+            let mut visit = |m: &[u64], _dead: bool| {
+                let v = terms
+                    .iter()
+                    .fold(constant, |s, &(q, c)| s + c * i128::from(m[q]));
+                best = best.max(v);
+                met = cap == Some(best);
+                met
+            };
+            let got = saturn_explicit::explore_visiting(
+                &r.net,
+                &bounds,
+                &cfg,
+                &stopped,
+                &mut |_| {},
+                &mut visit,
+            );
+            match got {
+                Ok(_) => {}
+                Err(_) if met => {}
+                Err(saturn_explicit::GaveUp::Stopped) => return true,
+                Err(_) => return false,
+            }
+            board.decide(n, Value::Bound(best), Technique::Reduction);
+            false
+        },
+    );
+}
+
+/// A formula whose support is the places of `expr`.
+fn support_of(expr: &LinExpr) -> StateFormula {
+    let mut terms: Vec<(usize, i64)> = expr.terms.iter().copied().filter(|t| t.1 != 0).collect();
+    terms.sort_unstable();
+    terms.dedup_by_key(|t| t.0);
+    StateFormula::Atom(saturn_logic::Atom {
+        lhs: LinExpr { terms, constant: 0 },
+        op: saturn_logic::CmpOp::Ge,
+        bound: 0,
+    })
+}
+
+/// The quick tries on a net reduced for a reachability target: random walks (a marking of the
+/// target: `EF` true, `AG` false), then the state equation of the reduced net (no marking of
+/// the target: `EF` false, `AG` true), each within a share of the time until `until`. The
+/// answer of `EF φ` (`ef`) or `AG ¬φ`, when one decides it.
+fn reduced_first(
+    r: &Reduced,
+    ef: bool,
+    until: Instant,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> Option<bool> {
+    let share = until.saturating_duration_since(Instant::now()) / 4;
+    let target = &r.target;
+    let mut visit = |m: &[u64], _dead: bool| saturn_ltl::net::eval(&r.net, target, m);
+    if walk(&r.net, share.min(WALK_TIME), stop, &mut visit) {
+        return Some(ef);
+    }
+    let mut inc = state_equation::Incidence::new(&r.net)?;
+    inc.bounds = crate::quick_bounds(&r.net, limits).bounds;
+    let dnf = state_equation::widen(&r.net, target, false);
+    let time = until.saturating_duration_since(Instant::now()) / 3;
+    state_equation::unreachable(&inc, &dnf, time.min(EQUATION_EACH), stop).then_some(!ef)
+}
+
+/// The end of a phase of one question at a time given `1/part` of the time left ([`POR_TIME`]
+/// per question without a deadline).
+fn phase_end(limits: &Limits, part: u32, questions: usize) -> Instant {
+    let now = Instant::now();
+    match limits.deadline {
+        Some(d) => now + d.saturating_duration_since(now) / part,
+        None => now + POR_TIME * questions as u32,
+    }
 }
 
 /// Without a deadline, the time [`reduced_searches`] gives each formula.

@@ -15,7 +15,9 @@
 //!   random walks, then a breadth-first search, that evaluate the questions they can decide on
 //!   each marking; between them, on nets beyond a few markings, the state equation
 //!   ([`state_equation`]: targets out of reach, UpperBounds caps; [`simplify`]: CTL formulas
-//!   folded to what the initial marking tells).
+//!   folded to what the initial marking tells); then the reachability formulas one at a time
+//!   by a search reduced by stubborn sets ([`por_reach`]), on the net reduced structurally for
+//!   the formula where a rule applies ([`reduce`]: walks and the state equation on it first).
 //!
 //! A question decided by one side cancels the other's work on it (its flag on the board); once
 //! every question is decided, the generation is cancelled too, and the explicit search stops
@@ -24,6 +26,7 @@
 mod explicit;
 mod local;
 mod por_reach;
+mod reduce;
 pub mod simplify;
 pub mod state_equation;
 pub mod symbolic;
@@ -91,6 +94,8 @@ pub enum Technique {
     /// The depth-first search reduced by stubborn sets, one reachability formula at a time
     /// ([`por_reach`]).
     PartialOrder,
+    /// The same search on the net reduced structurally for the formula ([`reduce`]).
+    Reduction,
 }
 
 impl Technique {
@@ -102,6 +107,7 @@ impl Technique {
             Technique::Explicit => "explicit",
             Technique::StateEquation => "state-equation",
             Technique::PartialOrder => "partial-order",
+            Technique::Reduction => "structural-reduction",
         }
     }
 
@@ -112,6 +118,7 @@ impl Technique {
             Technique::Explicit => "EXPLICIT",
             Technique::StateEquation => "LINEAR_EQUATIONS",
             Technique::PartialOrder => "EXPLICIT STUBBORN_SETS",
+            Technique::Reduction => "STRUCTURAL_REDUCTION EXPLICIT STUBBORN_SETS",
         }
     }
 }

@@ -67,18 +67,20 @@ impl<'n> PorReach<'n> {
     }
 
     /// Is a marking satisfying `target` reachable? Searched within `max_bytes` of markings
-    /// until `deadline` or `stop`.
+    /// until `deadline` or `stop`. With `full`, a net to which every transition is visible is
+    /// searched in full rather than left ([`Cut::Useless`]).
     pub(super) fn reachable(
         &mut self,
         target: &StateFormula,
         max_bytes: usize,
         deadline: Instant,
         stop: &dyn Fn() -> bool,
+        full: bool,
     ) -> Result<bool, Cut> {
         let net = self.net;
         let np = net.places.len();
         let mut stubborn = Stubborn::new(net, std::slice::from_ref(target));
-        if stubborn.visible_count() == net.transitions.len() {
+        if !full && stubborn.visible_count() == net.transitions.len() {
             return Err(Cut::Useless);
         }
         let holds = |m: &[u64]| saturn_ltl::net::eval(net, target, m);
@@ -259,7 +261,7 @@ mod tests {
             let firing = Firing::new(&net);
             let mut search = PorReach::new(&net, &firing);
             let far = Instant::now() + Duration::from_secs(60);
-            match search.reachable(&f, 1 << 24, far, &|| false) {
+            match search.reachable(&f, 1 << 24, far, &|| false, false) {
                 Ok(got) => {
                     prop_assert_eq!(got, want, "{:?}", f);
                     prop_assert!(search.visited <= all.states);
@@ -289,7 +291,7 @@ mod tests {
         let far = Instant::now() + Duration::from_secs(60);
         let started = Instant::now();
         assert_eq!(
-            search.reachable(&target, 1 << 16, far, &|| false),
+            search.reachable(&target, 1 << 16, far, &|| false, false),
             Err(Cut::Memory)
         );
         assert!(started.elapsed() < Duration::from_secs(5));
@@ -313,7 +315,7 @@ mod tests {
         let mut search = PorReach::new(&net, &firing);
         let far = Instant::now() + Duration::from_secs(60);
         assert_eq!(
-            search.reachable(&target, 1 << 20, far, &|| false),
+            search.reachable(&target, 1 << 20, far, &|| false, false),
             Ok(false)
         );
         assert!(search.visited <= 22, "{} markings visited", search.visited);

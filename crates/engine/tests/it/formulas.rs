@@ -274,9 +274,13 @@ proptest! {
             prop_assert!(s.technique != Technique::Explicit);
             match &x.decided {
                 Some(x) => {
-                    // the breadth-first search, or the reduced search of one formula
+                    // the breadth-first search, or the reduced search of one formula (on the
+                    // net reduced for it)
                     prop_assert!(
-                        matches!(x.technique, Technique::Explicit | Technique::PartialOrder),
+                        matches!(
+                            x.technique,
+                            Technique::Explicit | Technique::PartialOrder | Technique::Reduction
+                        ),
                         "{:?}", x.technique
                     );
                     prop_assert_eq!(&x.value, &s.value, "{}", item.id);
