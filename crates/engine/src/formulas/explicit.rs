@@ -500,7 +500,8 @@ fn reduced_searches(
                 Some((r, firing)) => {
                     let first = tried.insert(n);
                     if first {
-                        if let Some(v) = reduced_first(r, ef, until, limits, stop_this) {
+                        let equation = tracks.state_equation;
+                        if let Some(v) = reduced_first(r, ef, until, limits, equation, stop_this) {
                             board.decide(n, Value::Bool(v), Technique::Reduction);
                             return false;
                         }
@@ -626,14 +627,15 @@ fn support_of(expr: &LinExpr) -> StateFormula {
 }
 
 /// The quick tries on a net reduced for a reachability target: random walks (a marking of the
-/// target: `EF` true, `AG` false), then the state equation of the reduced net (no marking of
-/// the target: `EF` false, `AG` true), each within a share of the time until `until`. The
+/// target: `EF` true, `AG` false), then, with `equation`, the state equation of the reduced net
+/// (no marking of the target: `EF` false, `AG` true), each within a share of the time until `until`. The
 /// answer of `EF φ` (`ef`) or `AG ¬φ`, when one decides it.
 fn reduced_first(
     r: &Reduced,
     ef: bool,
     until: Instant,
     limits: &Limits,
+    equation: bool,
     stop: &dyn Fn() -> bool,
 ) -> Option<bool> {
     let share = until.saturating_duration_since(Instant::now()) / 4;
@@ -641,6 +643,9 @@ fn reduced_first(
     let mut visit = |m: &[u64], _dead: bool| saturn_ltl::net::eval(&r.net, target, m);
     if walk(&r.net, share.min(WALK_TIME), stop, &mut visit) {
         return Some(ef);
+    }
+    if !equation {
+        return None;
     }
     let mut inc = state_equation::Incidence::new(&r.net)?;
     inc.bounds = crate::quick_bounds(&r.net, limits).bounds;
