@@ -32,7 +32,7 @@ use saturn_symbolic::{Interrupted, Limits};
 
 use super::local::Local;
 use super::por_reach::{Cut, PorReach};
-use super::reduce::{reduce, Reduced};
+use super::reduce::{reduce, support_of, Reduced};
 use super::simplify::{at_initial, simplify, state_only, walk_targets, Facts};
 use super::symbolic::reach_target;
 use super::walk::{walk, WALK_STEPS, WALK_TIME};
@@ -75,6 +75,9 @@ enum Track {
 /// The questions the explicit search can decide, by item index.
 pub(super) struct Tracks {
     open: Vec<(usize, Track)>,
+    /// What a marking's answer says decided it: the search, or the search of the net reduced
+    /// for the open questions ([`reduce_tracks`]).
+    by: Technique,
     /// The state equation runs beside the markings (not for the explicit search alone).
     pub(super) state_equation: bool,
 }
@@ -120,6 +123,7 @@ impl Tracks {
             .collect();
         Tracks {
             open,
+            by: Technique::Explicit,
             state_equation: true,
         }
     }
@@ -325,14 +329,35 @@ pub(super) fn run(
     }
     // the other CTL formulas by on-the-fly search; no marking decides them
     on_the_fly(net, &tracks, board, limits, stop);
-    tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
+    tracks
+        .open
+        .retain(|(n, t)| !matches!(t, Track::Ctl { .. }) && !board.decided(*n));
     if tracks.open.is_empty() {
         return Ok(());
     }
+    // where only reachability formulas and bounds are left, the search runs on the net
+    // reduced for all of them (no more markings than the net's, often far fewer), and the
+    // generation's count of the net's states says nothing of it
+    let reduced = few
+        .is_none()
+        .then(|| reduce_tracks(net, &mut tracks, stop))
+        .flatten();
+    let reduced_stop = || stop() || limits.check().is_err();
+    let (net, bounds, stopped): (&PetriNet, Vec<Option<u64>>, &dyn Fn() -> bool) = match &reduced {
+        Some(r) => {
+            seen = Seen::none(&r.net);
+            (
+                &r.net,
+                crate::quick_bounds(&r.net, limits).bounds,
+                &reduced_stop,
+            )
+        }
+        None => (net, bounds, &stopped),
+    };
     let mut visit =
         |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
     let got =
-        saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
+        saturn_explicit::explore_visiting(net, &bounds, &cfg, stopped, &mut |_| {}, &mut visit);
     match got {
         Ok(_) => {}
         // every question it could decide is decided
@@ -344,6 +369,7 @@ pub(super) fn run(
         Err(_) => return Err(Interrupted::Memory),
     }
     // complete: every reachable marking was seen
+    let by = tracks.by;
     for (n, t) in tracks.open {
         let v = match t {
             Track::Reach { ef, .. } => Value::Bool(!ef),
@@ -357,9 +383,50 @@ pub(super) fn run(
             Track::OneSafe => Value::Bool(true),
             Track::StableMarking => Value::Bool(seen.stable_left > 0),
         };
-        board.decide(n, v, Technique::Explicit);
+        board.decide(n, v, by);
     }
     Ok(())
+}
+
+/// Where every open question of `tracks` is a reachability formula or an UpperBounds
+/// expression, the net reduced for all of them ([`reduce`], the support the union of theirs),
+/// with their targets and expressions rewritten over it in `tracks` (which then say
+/// [`Technique::Reduction`]); `None`, and `tracks` untouched, where no rule applies.
+fn reduce_tracks(net: &PetriNet, tracks: &mut Tracks, stop: &dyn Fn() -> bool) -> Option<Reduced> {
+    let mut parts = Vec::with_capacity(tracks.open.len());
+    for (_, t) in &tracks.open {
+        match t {
+            Track::Reach { target, .. } => parts.push(target.clone()),
+            Track::Bound { expr, .. } => parts.push(support_of(expr)),
+            _ => return None,
+        }
+    }
+    let r = reduce(net, &StateFormula::And(parts), stop)?;
+    let mut open = Vec::with_capacity(tracks.open.len());
+    for (n, t) in &tracks.open {
+        let t = match t {
+            Track::Reach { ef, target } => Track::Reach {
+                ef: *ef,
+                target: r.target_of(net, target)?,
+            },
+            Track::Bound {
+                expr,
+                max,
+                cap,
+                equation,
+            } => Track::Bound {
+                expr: r.expr_of(expr)?,
+                max: *max,
+                cap: *cap,
+                equation: *equation,
+            },
+            _ => return None,
+        };
+        open.push((*n, t));
+    }
+    tracks.open = open;
+    tracks.by = Technique::Reduction;
+    Some(r)
 }
 
 /// Decide the open CTL formulas of `tracks` by on-the-fly search ([`Local`]) within the
@@ -573,24 +640,15 @@ fn reduced_bounds(
                 return false;
             };
             // the expression over the reduced places, with the removed constants' share
-            let mut terms = Vec::new();
-            let mut constant = i128::from(expr.constant);
-            for &(p, c) in &expr.terms {
-                match (r.kept[p], r.value[p]) {
-                    (Some(q), _) => terms.push((q, i128::from(c))),
-                    (None, Some(v)) => constant += i128::from(c) * i128::from(v),
-                    (None, None) => return false,
-                }
-            }
+            let Some(e) = r.expr_of(expr) else {
+                return false;
+            };
             let bounds = crate::quick_bounds(&r.net, limits).bounds;
             let mut best = max;
             let mut met = false;
             let stopped = || stop_this() || Instant::now() >= until;
             let mut visit = |m: &[u64], _dead: bool| {
-                let v = terms
-                    .iter()
-                    .fold(constant, |s, &(q, c)| s + c * i128::from(m[q]));
-                best = best.max(v);
+                best = best.max(e.eval(m));
                 met = cap == Some(best);
                 met
             };
@@ -612,18 +670,6 @@ fn reduced_bounds(
             false
         },
     );
-}
-
-/// A formula whose support is the places of `expr`.
-fn support_of(expr: &LinExpr) -> StateFormula {
-    let mut terms: Vec<(usize, i64)> = expr.terms.iter().copied().filter(|t| t.1 != 0).collect();
-    terms.sort_unstable();
-    terms.dedup_by_key(|t| t.0);
-    StateFormula::Atom(saturn_logic::Atom {
-        lhs: LinExpr { terms, constant: 0 },
-        op: saturn_logic::CmpOp::Ge,
-        bound: 0,
-    })
 }
 
 /// The quick tries on a net reduced for a reachability target: random walks (a marking of the
@@ -681,6 +727,7 @@ fn show(
     dead: bool,
 ) -> bool {
     let nt = net.transitions.len();
+    let by = tracks.by;
     seen.update(net, m);
     tracks.open.retain_mut(|(n, t)| {
         if board.decided(*n) {
@@ -728,7 +775,7 @@ fn show(
                     let by = if *equation {
                         Technique::StateEquation
                     } else {
-                        Technique::Explicit
+                        by
                     };
                     board.decide(*n, Value::Bound(*max), by);
                     return false;
@@ -743,7 +790,7 @@ fn show(
         };
         match decided {
             Some(v) => {
-                board.decide(*n, v, Technique::Explicit);
+                board.decide(*n, v, by);
                 false
             }
             None => true,
@@ -772,6 +819,17 @@ const EQUATION_EACH: Duration = Duration::from_secs(4);
 
 impl Seen {
     /// Account for marking `m`.
+    /// Nothing to watch (no global property open), on `net`.
+    fn none(net: &PetriNet) -> Seen {
+        Seen {
+            enabled: Vec::new(),
+            never_enabled: 0,
+            stable: Vec::new(),
+            stable_left: 0,
+            m0: net.initial_marking(),
+        }
+    }
+
     fn update(&mut self, net: &PetriNet, m: &[u64]) {
         if self.never_enabled > 0 {
             for (t, e) in self.enabled.iter_mut().enumerate() {

@@ -396,3 +396,74 @@ fn random_walks_find_what_lies_beyond_the_breadth_first_search() {
         start.elapsed()
     );
 }
+
+/// `net` with `k` toggles beside it (places `on_i` marked and `off_i`, transitions moving the
+/// token between them): `2^k` times the markings, none of which the questions over `net`'s
+/// places read, so the structural reductions remove them all.
+fn with_toggles(net: &PetriNet, k: usize) -> PetriNet {
+    use saturn_model::{Arc, Place, Transition};
+    let mut out = net.clone();
+    for i in 0..k {
+        let (on, off) = (out.places.len(), out.places.len() + 1);
+        for (id, initial) in [(format!("on_{i}"), 1), (format!("off_{i}"), 0)] {
+            out.places.push(Place {
+                id: id.clone(),
+                name: id,
+                initial,
+            });
+        }
+        for (id, a, b) in [(format!("down_{i}"), on, off), (format!("up_{i}"), off, on)] {
+            out.transitions.push(Transition {
+                id: id.clone(),
+                name: id,
+                inputs: vec![Arc {
+                    place: a,
+                    weight: 1,
+                }],
+                outputs: vec![Arc {
+                    place: b,
+                    weight: 1,
+                }],
+                inhibitors: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(saturn_reference::strategies::config(16))]
+
+    /// With 2^17 times the markings beside a random net (whose whole search would not end in
+    /// the test's time), the explicit side alone still decides every reachability formula and
+    /// bound over the random net's places, as the symbolic side does: the whole search runs on
+    /// the net reduced for the open questions.
+    #[test]
+    fn the_search_of_the_reduced_net_answers_as_the_symbolic_side(
+        (net, phis, places) in saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
+            let (np, nt) = (net.places.len(), net.transitions.len());
+            let phis = proptest::collection::vec(
+                saturn_reference::strategies::boolean_formula(np, nt), 4);
+            let places = proptest::collection::vec(0..np.max(1), 1..=3);
+            (Just(net), phis, places)
+        })
+    ) {
+        if saturn_reference::explore_petri(&net, 20_000).is_err() {
+            return Err(TestCaseError::reject("unbounded or large"));
+        }
+        let mut items = random_items(&net, phis, places);
+        items.retain(|i| matches!(i.question, Question::Formula(_)));
+        let padded = with_toggles(&net, 17);
+        let models = lower(&padded);
+        let symbolic = check(&padded, &models, &items, &options(ExplicitMode::Off, true),
+            Limits::none(), None);
+        let explicit = check(&padded, &models, &items, &options(ExplicitMode::Only, false),
+            Limits::none(), None);
+        for ((item, s), x) in items.iter().zip(&symbolic.verdicts).zip(&explicit.verdicts) {
+            let s = s.decided.as_ref().expect("the symbolic side decides all");
+            let x = x.decided.as_ref();
+            prop_assert!(x.is_some(), "{} undecided", item.id);
+            prop_assert_eq!(&x.unwrap().value, &s.value, "{}", item.id);
+        }
+    }
+}

@@ -469,5 +469,43 @@ pub(crate) fn reduce(
     })
 }
 
+impl Reduced {
+    /// A target of the net (a state formula over its markings) over the reduced net, when its
+    /// places are all in the support the net was reduced for.
+    pub fn target_of(&self, net: &PetriNet, f: &StateFormula) -> Option<StateFormula> {
+        rewrite(&over_markings(net, f)?, &self.kept, &self.value)
+    }
+
+    /// A linear expression of the net's marking over the reduced net (the removed constants'
+    /// share in its constant), when its places are all in the support.
+    pub fn expr_of(&self, e: &LinExpr) -> Option<LinExpr> {
+        let mut terms = Vec::new();
+        let mut constant = i128::from(e.constant);
+        for &(p, c) in &e.terms {
+            match (self.kept[p], self.value[p]) {
+                (Some(q), _) => terms.push((q, c)),
+                (None, Some(v)) => constant += i128::from(c) * i128::from(v),
+                (None, None) => return None,
+            }
+        }
+        Some(LinExpr {
+            terms,
+            constant: i64::try_from(constant).ok()?,
+        })
+    }
+}
+
+/// A formula whose support is the places of `expr`.
+pub(crate) fn support_of(expr: &LinExpr) -> StateFormula {
+    let mut terms: Vec<(usize, i64)> = expr.terms.iter().copied().filter(|t| t.1 != 0).collect();
+    terms.sort_unstable();
+    terms.dedup_by_key(|t| t.0);
+    StateFormula::Atom(Atom {
+        lhs: LinExpr { terms, constant: 0 },
+        op: CmpOp::Ge,
+        bound: 0,
+    })
+}
+
 #[cfg(test)]
 mod tests;
