@@ -1,5 +1,6 @@
-//! Structural reductions of a net for one reachability question (`EF φ` / `AG ¬φ`, `φ` free of
-//! temporal operators), as TAPAAL and ITS-Tools apply them before a search: the reduced net
+//! Structural reductions of a net for reachability questions (`EF φ` / `AG ¬φ`, `φ` free of
+//! temporal operators; an UpperBounds expression; or several at once, through the conjunction
+//! of their supports), as TAPAAL and ITS-Tools apply them before a search: the reduced net
 //! reaches a marking satisfying the rewritten `φ` exactly when the net reaches one satisfying
 //! `φ`. Every rule keeps the set of reachable markings projected on the *support* (the places
 //! `φ` reads, a fireability atom read as the places of its transitions' arcs):
