@@ -75,9 +75,6 @@ enum Track {
 /// The questions the explicit search can decide, by item index.
 pub(super) struct Tracks {
     open: Vec<(usize, Track)>,
-    /// What a marking's answer says decided it: the search, or the search of the net reduced
-    /// for the open questions ([`reduce_tracks`]).
-    by: Technique,
     /// The state equation runs beside the markings (not for the explicit search alone).
     pub(super) state_equation: bool,
 }
@@ -123,7 +120,6 @@ impl Tracks {
             .collect();
         Tracks {
             open,
-            by: Technique::Explicit,
             state_equation: true,
         }
     }
@@ -335,29 +331,10 @@ pub(super) fn run(
     if tracks.open.is_empty() {
         return Ok(());
     }
-    // where only reachability formulas and bounds are left, the search runs on the net
-    // reduced for all of them (no more markings than the net's, often far fewer), and the
-    // generation's count of the net's states says nothing of it
-    let reduced = few
-        .is_none()
-        .then(|| reduce_tracks(net, &mut tracks, stop))
-        .flatten();
-    let reduced_stop = || stop() || limits.check().is_err();
-    let (net, bounds, stopped): (&PetriNet, Vec<Option<u64>>, &dyn Fn() -> bool) = match &reduced {
-        Some(r) => {
-            seen = Seen::none(&r.net);
-            (
-                &r.net,
-                crate::quick_bounds(&r.net, limits).bounds,
-                &reduced_stop,
-            )
-        }
-        None => (net, bounds, &stopped),
-    };
     let mut visit =
         |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
     let got =
-        saturn_explicit::explore_visiting(net, &bounds, &cfg, stopped, &mut |_| {}, &mut visit);
+        saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
     match got {
         Ok(_) => {}
         // every question it could decide is decided
@@ -369,7 +346,6 @@ pub(super) fn run(
         Err(_) => return Err(Interrupted::Memory),
     }
     // complete: every reachable marking was seen
-    let by = tracks.by;
     for (n, t) in tracks.open {
         let v = match t {
             Track::Reach { ef, .. } => Value::Bool(!ef),
@@ -383,50 +359,9 @@ pub(super) fn run(
             Track::OneSafe => Value::Bool(true),
             Track::StableMarking => Value::Bool(seen.stable_left > 0),
         };
-        board.decide(n, v, by);
+        board.decide(n, v, Technique::Explicit);
     }
     Ok(())
-}
-
-/// Where every open question of `tracks` is a reachability formula or an UpperBounds
-/// expression, the net reduced for all of them ([`reduce`], the support the union of theirs),
-/// with their targets and expressions rewritten over it in `tracks` (which then say
-/// [`Technique::Reduction`]); `None`, and `tracks` untouched, where no rule applies.
-fn reduce_tracks(net: &PetriNet, tracks: &mut Tracks, stop: &dyn Fn() -> bool) -> Option<Reduced> {
-    let mut parts = Vec::with_capacity(tracks.open.len());
-    for (_, t) in &tracks.open {
-        match t {
-            Track::Reach { target, .. } => parts.push(target.clone()),
-            Track::Bound { expr, .. } => parts.push(support_of(expr)),
-            _ => return None,
-        }
-    }
-    let r = reduce(net, &StateFormula::And(parts), stop)?;
-    let mut open = Vec::with_capacity(tracks.open.len());
-    for (n, t) in &tracks.open {
-        let t = match t {
-            Track::Reach { ef, target } => Track::Reach {
-                ef: *ef,
-                target: r.target_of(net, target)?,
-            },
-            Track::Bound {
-                expr,
-                max,
-                cap,
-                equation,
-            } => Track::Bound {
-                expr: r.expr_of(expr)?,
-                max: *max,
-                cap: *cap,
-                equation: *equation,
-            },
-            _ => return None,
-        };
-        open.push((*n, t));
-    }
-    tracks.open = open;
-    tracks.by = Technique::Reduction;
-    Some(r)
 }
 
 /// Decide the open CTL formulas of `tracks` by on-the-fly search ([`Local`]) within the
@@ -727,7 +662,6 @@ fn show(
     dead: bool,
 ) -> bool {
     let nt = net.transitions.len();
-    let by = tracks.by;
     seen.update(net, m);
     tracks.open.retain_mut(|(n, t)| {
         if board.decided(*n) {
@@ -775,7 +709,7 @@ fn show(
                     let by = if *equation {
                         Technique::StateEquation
                     } else {
-                        by
+                        Technique::Explicit
                     };
                     board.decide(*n, Value::Bound(*max), by);
                     return false;
@@ -790,7 +724,7 @@ fn show(
         };
         match decided {
             Some(v) => {
-                board.decide(*n, v, by);
+                board.decide(*n, v, Technique::Explicit);
                 false
             }
             None => true,
@@ -819,17 +753,6 @@ const EQUATION_EACH: Duration = Duration::from_secs(4);
 
 impl Seen {
     /// Account for marking `m`.
-    /// Nothing to watch (no global property open), on `net`.
-    fn none(net: &PetriNet) -> Seen {
-        Seen {
-            enabled: Vec::new(),
-            never_enabled: 0,
-            stable: Vec::new(),
-            stable_left: 0,
-            m0: net.initial_marking(),
-        }
-    }
-
     fn update(&mut self, net: &PetriNet, m: &[u64]) {
         if self.never_enabled > 0 {
             for (t, e) in self.enabled.iter_mut().enumerate() {

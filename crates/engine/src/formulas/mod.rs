@@ -18,8 +18,7 @@
 //!   folded to what the initial marking tells); then the reachability formulas one at a time
 //!   by a search reduced by stubborn sets ([`por_reach`]), on the net reduced structurally for
 //!   the formula where a rule applies ([`reduce`]: walks and the state equation on it first);
-//!   the UpperBounds one at a time on the net reduced for their places; and where only such
-//!   questions are left, the breadth-first search on the net reduced for all of them.
+//!   then the UpperBounds one at a time on the net reduced for their places.
 //!
 //! A question decided by one side cancels the other's work on it (its flag on the board); once
 //! every question is decided, the generation is cancelled too, and the explicit search stops

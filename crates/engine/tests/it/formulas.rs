@@ -436,10 +436,10 @@ proptest! {
 
     /// With 2^17 times the markings beside a random net (whose whole search would not end in
     /// the test's time), the explicit side alone still decides every reachability formula and
-    /// bound over the random net's places, as the symbolic side does: the whole search runs on
-    /// the net reduced for the open questions.
+    /// bound over the random net's places, as the symbolic side does: each is searched on the
+    /// net reduced for it.
     #[test]
-    fn the_search_of_the_reduced_net_answers_as_the_symbolic_side(
+    fn the_searches_of_the_reduced_nets_answer_as_the_symbolic_side(
         (net, phis, places) in saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
             let (np, nt) = (net.places.len(), net.transitions.len());
             let phis = proptest::collection::vec(

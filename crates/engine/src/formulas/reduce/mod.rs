@@ -1,6 +1,5 @@
 //! Structural reductions of a net for reachability questions (`EF φ` / `AG ¬φ`, `φ` free of
-//! temporal operators; an UpperBounds expression; or several at once, through the conjunction
-//! of their supports), as TAPAAL and ITS-Tools apply them before a search: the reduced net
+//! temporal operators; or an UpperBounds expression), as TAPAAL and ITS-Tools apply them before a search: the reduced net
 //! reaches a marking satisfying the rewritten `φ` exactly when the net reaches one satisfying
 //! `φ`. Every rule keeps the set of reachable markings projected on the *support* (the places
 //! `φ` reads, a fireability atom read as the places of its transitions' arcs):
@@ -471,12 +470,6 @@ pub(crate) fn reduce(
 }
 
 impl Reduced {
-    /// A target of the net (a state formula over its markings) over the reduced net, when its
-    /// places are all in the support the net was reduced for.
-    pub fn target_of(&self, net: &PetriNet, f: &StateFormula) -> Option<StateFormula> {
-        rewrite(&over_markings(net, f)?, &self.kept, &self.value)
-    }
-
     /// A linear expression of the net's marking over the reduced net (the removed constants'
     /// share in its constant), when its places are all in the support.
     pub fn expr_of(&self, e: &LinExpr) -> Option<LinExpr> {
