@@ -499,6 +499,13 @@ fn reduced_searches(
         |o| o.0,
         |&(n, ef, target), until, stop_this| {
             let (found, by) = match reduced.get(&n) {
+                Some((r, _)) if matches!(r.target, StateFormula::Const(_)) => {
+                    // the target folded to a constant: reachable at once, or never
+                    (
+                        Ok(r.target == StateFormula::Const(true)),
+                        Technique::Reduction,
+                    )
+                }
                 Some((r, firing)) => {
                     let first = tried.insert(n);
                     if first {
@@ -578,6 +585,15 @@ fn reduced_bounds(
             let Some(e) = r.expr_of(expr) else {
                 return false;
             };
+            if e.terms.is_empty() {
+                // the places it reads are constant
+                board.decide(
+                    n,
+                    Value::Bound(i128::from(e.constant)),
+                    Technique::Reduction,
+                );
+                return false;
+            }
             let bounds = crate::quick_bounds(&r.net, limits).bounds;
             let mut best = max;
             let mut met = false;
