@@ -325,9 +325,7 @@ pub(super) fn run(
     }
     // the other CTL formulas by on-the-fly search; no marking decides them
     on_the_fly(net, &tracks, board, limits, stop);
-    tracks
-        .open
-        .retain(|(n, t)| !matches!(t, Track::Ctl { .. }) && !board.decided(*n));
+    tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
     if tracks.open.is_empty() {
         return Ok(());
     }

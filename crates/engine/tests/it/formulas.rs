@@ -246,18 +246,23 @@ fn random_items(net: &PetriNet, phis: Vec<StateFormula>, places: Vec<usize>) -> 
     items
 }
 
+/// A random net, four random state formulas over it and the places of a bound.
+fn net_and_questions() -> impl Strategy<Value = (PetriNet, Vec<StateFormula>, Vec<usize>)> {
+    saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
+        let (np, nt) = (net.places.len(), net.transitions.len());
+        let phis =
+            proptest::collection::vec(saturn_reference::strategies::boolean_formula(np, nt), 4);
+        let places = proptest::collection::vec(0..np.max(1), 1..=3);
+        (Just(net), phis, places)
+    })
+}
+
 proptest! {
     #![proptest_config(saturn_reference::strategies::config(64))]
 
     #[test]
     fn the_explicit_answers_equal_the_symbolic_ones(
-        (net, phis, places) in saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
-            let (np, nt) = (net.places.len(), net.transitions.len());
-            let phis = proptest::collection::vec(
-                saturn_reference::strategies::boolean_formula(np, nt), 4);
-            let places = proptest::collection::vec(0..np.max(1), 1..=3);
-            (Just(net), phis, places)
-        })
+        (net, phis, places) in net_and_questions()
     ) {
         // bounded and small: the explicit search completes
         if saturn_reference::explore_petri(&net, 20_000).is_err() {
@@ -440,13 +445,7 @@ proptest! {
     /// net reduced for it.
     #[test]
     fn the_searches_of_the_reduced_nets_answer_as_the_symbolic_side(
-        (net, phis, places) in saturn_reference::strategies::random_net(5, 5).prop_flat_map(|net| {
-            let (np, nt) = (net.places.len(), net.transitions.len());
-            let phis = proptest::collection::vec(
-                saturn_reference::strategies::boolean_formula(np, nt), 4);
-            let places = proptest::collection::vec(0..np.max(1), 1..=3);
-            (Just(net), phis, places)
-        })
+        (net, phis, places) in net_and_questions()
     ) {
         if saturn_reference::explore_petri(&net, 20_000).is_err() {
             return Err(TestCaseError::reject("unbounded or large"));

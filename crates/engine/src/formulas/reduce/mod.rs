@@ -24,7 +24,7 @@
 //! transition (no product blow-up). The neutral-transition rule changes deadlocks: these
 //! reductions are for reachability questions only.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::{Arc, PetriNet, Place, Transition};
@@ -181,11 +181,11 @@ impl Work {
 
     /// Neutral transitions, and every duplicate but the first.
     fn neutral_and_duplicates(&mut self) {
-        let mut seen: HashMap<(Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>), ()> =
-            HashMap::new();
+        let mut seen: HashSet<(Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>)> =
+            HashSet::new();
         for t in self.trs.iter_mut().filter(|t| t.alive) {
             let key = (t.inputs.clone(), t.outputs.clone(), t.inhibitors.clone());
-            if t.inputs == t.outputs || seen.insert(key, ()).is_some() {
+            if t.inputs == t.outputs || !seen.insert(key) {
                 t.alive = false;
                 self.changed = true;
             }
