@@ -39,6 +39,9 @@ pub(crate) struct Reduced {
     pub value: Vec<Option<u64>>,
 }
 
+/// Arcs as `(place, weight)`, sorted by place.
+type Arcs = Vec<(usize, u64)>;
+
 /// A transition under reduction: arcs as `(place, weight)` sorted by place.
 #[derive(Clone)]
 struct Tr {
@@ -181,8 +184,7 @@ impl Work {
 
     /// Neutral transitions, and every duplicate but the first.
     fn neutral_and_duplicates(&mut self) {
-        let mut seen: HashSet<(Vec<(usize, u64)>, Vec<(usize, u64)>, Vec<(usize, u64)>)> =
-            HashSet::new();
+        let mut seen: HashSet<(Arcs, Arcs, Arcs)> = HashSet::new();
         for t in self.trs.iter_mut().filter(|t| t.alive) {
             let key = (t.inputs.clone(), t.outputs.clone(), t.inhibitors.clone());
             if t.inputs == t.outputs || !seen.insert(key) {
