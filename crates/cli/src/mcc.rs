@@ -255,7 +255,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
         // space (an eighth of the time)
         early: matches!(exam, "ReachabilityCardinality" | "ReachabilityFireability"),
     };
-    let progress = crate::progress::reporter("StateSpace", a.limits.progress, net.places.len());
+    let progress = crate::progress::reporter(exam, a.limits.progress, net.places.len());
     // in text, each answer is printed as it is decided (a run cut short keeps it; a closed
     // pipe is met again by the last print, which reports it); the JSON object comes at the end
     let print_now = |n: usize, d: &saturn_engine::formulas::Decided| {

@@ -293,9 +293,17 @@ fn ctl_on_an_unbounded_net_answers_what_a_search_decides() {
         "CTLCardinality",
         "--timeout",
         "4",
+        "--progress",
     ]);
     assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
     assert!(m.wall_seconds < 10.0, "{:.1} s", m.wall_seconds);
+    // the explicit side's phases show on the progress line, under the examination's name
+    assert!(
+        m.stderr
+            .contains("CTLCardinality: explicit side: question 6 by on-the-fly CTL search"),
+        "{}",
+        m.stderr
+    );
     let mut lines: Vec<&str> = m.stdout.lines().collect();
     lines.sort_unstable();
     assert_eq!(

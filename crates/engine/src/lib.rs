@@ -237,16 +237,7 @@ pub fn statespace<E>(
     }
     let mut models = lower(&net).map_err(Error::Lower)?;
     // one callback for both phases (scaling, then the race)
-    let shared = progress.map(|p| Arc::new(Mutex::new(p)));
-    let share = || {
-        shared.clone().map(|p| -> Progress {
-            Box::new(move |msg: &str| {
-                if let Ok(mut p) = p.lock() {
-                    p(msg)
-                }
-            })
-        })
-    };
+    let share = sharing(progress);
     if let Some(s) = scaled::worth_scaling(&net, opts.scaling, opts.explicit) {
         let f = scaled::scaled_figures(&s, &models, opts.method, opts.relations, limits, share())
             .map_err(Error::Stopped)?;
@@ -357,5 +348,20 @@ pub fn reachable_beside(
         Outcome::Unbounded(w) => Ok(Reachable::Unbounded(w)),
         // not raced: no explicit search, no polytope
         Outcome::Counted(_) | Outcome::Polytope(_) => Err(Interrupted::Cancelled),
+    }
+}
+
+/// One progress callback for several threads: each call of the returned closure gives a
+/// handle on it (none when there is no callback).
+pub(crate) fn sharing(progress: Option<Progress>) -> impl Fn() -> Option<Progress> + Sync {
+    let shared = progress.map(|p| Arc::new(Mutex::new(p)));
+    move || {
+        shared.clone().map(|p| -> Progress {
+            Box::new(move |msg: &str| {
+                if let Ok(mut p) = p.lock() {
+                    p(msg)
+                }
+            })
+        })
     }
 }

@@ -277,6 +277,9 @@ pub fn generate_raced(
             ss: Box::new(ss),
         });
     }
+    // the generation and the explicit search report on one line
+    let share = crate::sharing(progress);
+    let mut search_progress = share();
     // One flag per run, shared with the engine's limits (which need a `'static` reference).
     let cancel_generation: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let stop_polytope: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
@@ -376,8 +379,13 @@ pub fn generate_raced(
                 if stopped() {
                     return None;
                 }
+                let mut report = |msg: &str| {
+                    if let Some(p) = search_progress.as_mut() {
+                        p(msg)
+                    }
+                };
                 let counts =
-                    saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped, &mut |_| {}).ok()?;
+                    saturn_explicit::explore(x.net, &x.bounds, &cfg, &stopped, &mut report).ok()?;
                 stop_search.store(true, Ordering::Relaxed);
                 cancel_generation.store(true, Ordering::Relaxed);
                 Some(counts)
@@ -412,7 +420,7 @@ pub fn generate_raced(
             method,
             relations,
             gen_limits,
-            progress,
+            share(),
             Some(&helper),
             Some(&tell),
         ) {

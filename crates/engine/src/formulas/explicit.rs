@@ -23,12 +23,13 @@
 //! ([`super::local`]), which builds the graph only as far as the formula needs it.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use saturn_explicit::Firing;
 use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
-use saturn_symbolic::{Interrupted, Limits};
+use saturn_symbolic::{Interrupted, Limits, Progress};
 
 use super::local::Local;
 use super::por_reach::{Cut, PorReach};
@@ -152,6 +153,7 @@ pub(super) fn run(
     limits: &Limits,
     stop: &dyn Fn() -> bool,
     beyond: &dyn Fn(u64) -> bool,
+    say: &Say,
 ) -> Result<(), Interrupted> {
     let nt = net.transitions.len();
     let m0 = net.initial_marking();
@@ -182,6 +184,14 @@ pub(super) fn run(
     let mut lp_time = limits.deadline.map_or(EQUATION_TIME, |d| {
         EQUATION_TIME.min(d.saturating_duration_since(Instant::now()) / 8)
     });
+    if incidence.is_some()
+        && tracks
+            .open
+            .iter()
+            .any(|(_, t)| matches!(t, Track::Bound { .. }))
+    {
+        say.say("the state equation's caps on the bounds");
+    }
     for (n, t) in &mut tracks.open {
         if let Track::Bound {
             expr,
@@ -214,6 +224,14 @@ pub(super) fn run(
     let mut facts = incidence
         .as_ref()
         .map(|inc| Facts::new(net, inc, lp_time / 2, &stop));
+    if facts.is_some()
+        && tracks
+            .open
+            .iter()
+            .any(|(_, t)| matches!(t, Track::Ctl { .. }))
+    {
+        say.say("CTL formulas simplified by the state equation");
+    }
     // the places' bounds first, for every formula; then the programs
     for programs in [false, true] {
         let Some(facts) = facts.as_mut() else { break };
@@ -267,6 +285,9 @@ pub(super) fn run(
     let walk_for = limits.deadline.map_or(WALK_TIME, |d| {
         WALK_TIME.min(d.saturating_duration_since(Instant::now()) / 16)
     });
+    if few.is_none() && markings_decide {
+        say.say("random walks");
+    }
     if few.is_none() && markings_decide && walk(net, walk_for, &stop, &mut visit) {
         return if tracks.open.is_empty() {
             Ok(())
@@ -278,6 +299,13 @@ pub(super) fn run(
     // where the places' bounds alone do (no program: each formula's turn at the programs may
     // never come), then by the programs
     if let Some(inc) = &incidence {
+        if tracks
+            .open
+            .iter()
+            .any(|(_, t)| matches!(t, Track::Reach { .. }))
+        {
+            say.say("the state equation on the reachability targets");
+        }
         // each target widened once: the bounds look at it, then the programs
         let mut widened: HashMap<usize, state_equation::Dnf> = HashMap::new();
         tracks.open.retain(|(n, t)| {
@@ -320,19 +348,26 @@ pub(super) fn run(
     // the reachability formulas one at a time, by the reduced search; the UpperBounds one at
     // a time on the net reduced for their places
     if few.is_none() {
-        reduced_searches(net, &tracks, board, limits, stop);
-        reduced_bounds(net, &tracks, board, limits, stop);
+        reduced_searches(net, &tracks, board, limits, stop, say);
+        reduced_bounds(net, &tracks, board, limits, stop, say);
     }
     // the other CTL formulas by on-the-fly search; no marking decides them
-    on_the_fly(net, &tracks, board, limits, stop);
+    on_the_fly(net, &tracks, board, limits, stop, say);
     tracks.open.retain(|(_, t)| !matches!(t, Track::Ctl { .. }));
     if tracks.open.is_empty() {
         return Ok(());
     }
     let mut visit =
         |m: &[u64], dead: bool| show(net, board, &mut tracks, &mut seen, m, dead) || stop();
-    let got =
-        saturn_explicit::explore_visiting(net, &bounds, &cfg, &stopped, &mut |_| {}, &mut visit);
+    say.say("breadth-first search");
+    let got = saturn_explicit::explore_visiting(
+        net,
+        &bounds,
+        &cfg,
+        &stopped,
+        &mut |msg| say.say(msg),
+        &mut visit,
+    );
     match got {
         Ok(_) => {}
         // every question it could decide is decided
@@ -373,6 +408,7 @@ fn on_the_fly(
     board: &Board,
     limits: &Limits,
     stop: &dyn Fn() -> bool,
+    say: &Say,
 ) {
     let mut ctl: Vec<(usize, &StateFormula, bool)> = tracks
         .open
@@ -404,7 +440,10 @@ fn on_the_fly(
         board,
         stop,
         |c| c.0,
-        |&(n, f, simplified), until, stop_this| match local.check(f, until, stop_this) {
+        |&(n, f, simplified), until, stop_this| match {
+            say.say(&format!("question {} by on-the-fly CTL search", n + 1));
+            local.check(f, until, stop_this)
+        } {
             Some(Ok(v)) => {
                 let by = if simplified {
                     Technique::StateEquation
@@ -460,6 +499,7 @@ fn reduced_searches(
     board: &Board,
     limits: &Limits,
     stop: &dyn Fn() -> bool,
+    say: &Say,
 ) {
     let mut open: Vec<(usize, bool, &StateFormula)> = tracks
         .open
@@ -505,6 +545,12 @@ fn reduced_searches(
                     )
                 }
                 Some((r, firing)) => {
+                    say.say(&format!(
+                        "question {} on the net reduced to {} places and {} transitions",
+                        n + 1,
+                        r.net.places.len(),
+                        r.net.transitions.len()
+                    ));
                     let first = tried.insert(n);
                     if first {
                         let equation = tracks.state_equation;
@@ -520,7 +566,13 @@ fn reduced_searches(
                     )
                 }
                 None => (
-                    search.reachable(target, bytes, until, stop_this, false),
+                    {
+                        say.say(&format!(
+                            "question {} by a search with stubborn sets",
+                            n + 1
+                        ));
+                        search.reachable(target, bytes, until, stop_this, false)
+                    },
                     Technique::PartialOrder,
                 ),
             };
@@ -550,6 +602,7 @@ fn reduced_bounds(
     board: &Board,
     limits: &Limits,
     stop: &dyn Fn() -> bool,
+    say: &Say,
 ) {
     let mut open: Vec<(usize, &LinExpr, i128, Option<i128>)> = tracks
         .open
@@ -592,6 +645,12 @@ fn reduced_bounds(
                 );
                 return false;
             }
+            say.say(&format!(
+                "bound {} on the net reduced to {} places and {} transitions",
+                n + 1,
+                r.net.places.len(),
+                r.net.transitions.len()
+            ));
             let bounds = crate::quick_bounds(&r.net, limits).bounds;
             let mut best = max;
             let mut met = false;
@@ -647,6 +706,22 @@ fn reduced_first(
     let dnf = state_equation::widen(&r.net, target, false);
     let time = until.saturating_duration_since(Instant::now()) / 3;
     state_equation::unreachable(&inc, &dnf, time.min(EQUATION_EACH), stop).then_some(!ef)
+}
+
+/// The explicit side's progress line (the caller's callback, each message marked as this
+/// side's).
+pub(super) struct Say(Option<Mutex<Progress>>);
+
+impl Say {
+    pub(super) fn new(progress: Option<Progress>) -> Say {
+        Say(progress.map(Mutex::new))
+    }
+
+    fn say(&self, msg: &str) {
+        if let Some(Ok(mut p)) = self.0.as_ref().map(Mutex::lock) {
+            p(&format!("explicit side: {msg}"));
+        }
+    }
 }
 
 /// The end of a phase of one question at a time given `1/part` of the time left ([`POR_TIME`]

@@ -280,10 +280,12 @@ pub fn check_streaming(
             // the explicit search alone: no state equation
             let mut tracks = tracks;
             tracks.state_equation = false;
-            let ended = match explicit::run(net, tracks, &board, &limits, &|| false, &|_| false) {
-                Ok(()) => Ended::Done,
-                Err(i) => Ended::Stopped(i),
-            };
+            let say = explicit::Say::new(progress);
+            let ended =
+                match explicit::run(net, tracks, &board, &limits, &|| false, &|_| false, &say) {
+                    Ok(()) => Ended::Done,
+                    Err(i) => Ended::Stopped(i),
+                };
             for (n, w) in why.iter_mut().enumerate() {
                 if !board.decided(n) {
                     *w = Some(match &items[n].question {
@@ -350,6 +352,9 @@ fn race(
     // the most states the generation has proven reachable (log10, as f64 bits): once the
     // search cannot hold that many, it stops and gives its core back
     let proven = AtomicU64::new(0f64.to_bits());
+    // both sides report on one line
+    let share = crate::sharing(progress);
+    let say = explicit::Say::new(share());
     std::thread::scope(|scope| {
         let searcher = tracks.map(|tracks| {
             scope.spawn(|| {
@@ -373,7 +378,7 @@ fn race(
                         most,
                     )
                 };
-                let _ = explicit::run(net, tracks, board, &limits, &stop, &beyond);
+                let _ = explicit::run(net, tracks, board, &limits, &stop, &beyond, &say);
                 searching.store(false, Ordering::Relaxed);
             })
         });
@@ -387,7 +392,7 @@ fn race(
             board,
             opts,
             sym_limits,
-            progress,
+            share(),
             (&busy, &tell),
             why,
         );
