@@ -31,6 +31,8 @@ use saturn_logic::{LinExpr, ResolvedQuery, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::{Interrupted, Limits, Progress};
 
+mod global;
+
 use super::local::Local;
 use super::por_reach::{Cut, PorReach};
 use super::reduce::{reduce, support_of, Reduced};
@@ -350,6 +352,12 @@ pub(super) fn run(
     if few.is_none() {
         reduced_searches(net, &tracks, board, limits, stop, say);
         reduced_bounds(net, &tracks, board, limits, stop, say);
+        let inc = incidence.as_ref().filter(|_| tracks.state_equation);
+        global::global_searches(net, &tracks, &mut seen, inc, board, limits, stop, say);
+        tracks.open.retain(|(n, _)| !board.decided(*n));
+        if tracks.open.is_empty() {
+            return Ok(());
+        }
     }
     // the other CTL formulas by on-the-fly search; no marking decides them
     on_the_fly(net, &tracks, board, limits, stop, say);
@@ -440,21 +448,21 @@ fn on_the_fly(
         board,
         stop,
         |c| c.0,
-        |&(n, f, simplified), until, stop_this| match {
+        |&(n, f, simplified), until, stop_this| {
             say.say(&format!("question {} by on-the-fly CTL search", n + 1));
-            local.check(f, until, stop_this)
-        } {
-            Some(Ok(v)) => {
-                let by = if simplified {
-                    Technique::StateEquation
-                } else {
-                    Technique::Explicit
-                };
-                board.decide(n, Value::Bool(v), by);
-                false
+            match local.check(f, until, stop_this) {
+                Some(Ok(v)) => {
+                    let by = if simplified {
+                        Technique::StateEquation
+                    } else {
+                        Technique::Explicit
+                    };
+                    board.decide(n, Value::Bool(v), by);
+                    false
+                }
+                Some(Err(_)) => true,
+                None => false,
             }
-            Some(Err(_)) => true,
-            None => false,
         },
     );
 }

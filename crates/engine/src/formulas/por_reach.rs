@@ -55,6 +55,8 @@ pub(super) struct PorReach<'n> {
     firing: &'n Firing,
     /// Markings visited in the last search.
     pub(super) visited: usize,
+    /// The cycle proviso applies (not for a deadlock).
+    proviso: bool,
 }
 
 impl<'n> PorReach<'n> {
@@ -63,6 +65,7 @@ impl<'n> PorReach<'n> {
             net,
             firing,
             visited: 0,
+            proviso: true,
         }
     }
 
@@ -79,8 +82,18 @@ impl<'n> PorReach<'n> {
     ) -> Result<bool, Cut> {
         let net = self.net;
         let np = net.places.len();
-        let mut stubborn = Stubborn::new(net, std::slice::from_ref(target));
-        if !full && stubborn.visible_count() == net.transitions.len() {
+        // every stubborn set keeps every reachable deadlock (Valmari): for a deadlock alone,
+        // no transition need be visible, nor a cycle fully expanded
+        let deadlock = *target == StateFormula::Deadlock;
+        let atoms = if deadlock {
+            &[]
+        } else {
+            std::slice::from_ref(target)
+        };
+        self.proviso = !deadlock;
+        let mut stubborn = Stubborn::new(net, atoms);
+        let nt = net.transitions.len();
+        if !full && nt > 0 && stubborn.visible_count() == nt {
             return Err(Cut::Useless);
         }
         let holds = |m: &[u64]| saturn_ltl::net::eval(net, target, m);
@@ -180,8 +193,10 @@ impl<'n> PorReach<'n> {
         let mut reduce = false;
         // on the stack before the proviso looks: a reduced self-loop is a cycle too
         on_stack[id as usize] = true;
-        if stubborn.reduce(m, enabled, reduced) {
-            // the cycle proviso: a reduced successor on the stack closes a cycle of reduced
+        if stubborn.reduce(m, enabled, reduced) && !self.proviso {
+            reduce = true;
+        } else if !reduced.is_empty() {
+            // (a reduction was found) the cycle proviso: a reduced successor on the stack closes a cycle of reduced
             // markings, which could ignore a transition forever
             let mut closes = false;
             for &t in reduced.iter() {
@@ -270,6 +285,87 @@ mod tests {
                 Err(e) => prop_assert!(false, "cut: {:?}", e),
             }
         }
+    }
+
+    /// A random net whose transitions may empty it: half the time five to eight places and
+    /// as many transitions, each of one or two arcs in and at most one out.
+    fn dying_net() -> BoxedStrategy<PetriNet> {
+        let draining = (5usize..=8).prop_flat_map(|np| {
+            let arc = (0..np, 1u64..=2);
+            let t = (
+                proptest::collection::vec(arc.clone(), 1..=2),
+                proptest::collection::vec(arc, 0..=1),
+            );
+            (
+                proptest::collection::vec(0u64..=2, np),
+                proptest::collection::vec(t, 1..=np),
+            )
+                .prop_map(|(m0, ts)| {
+                    let ts = ts.into_iter().map(|(i, o)| (i, o, vec![])).collect();
+                    strategies::petri_net(&m0, ts)
+                })
+        });
+        prop_oneof![strategies::random_net(5, 6), draining].boxed()
+    }
+
+    proptest! {
+        #![proptest_config(strategies::config(600))]
+        /// A deadlock as the whole target: no transition is visible, every stubborn set keeps
+        /// the deadlocks, and the search finds one exactly when the net has one.
+        #[test]
+        fn the_reduced_search_finds_a_deadlock_when_there_is_one(net in dying_net()) {
+            let Ok(all) = saturn_reference::explore_petri(&net, 1 << 12) else {
+                return Err(strategies::discard("unbounded or large"));
+            };
+            let want = all.markings.iter().any(|m| {
+                (0..net.transitions.len()).all(|t| !net.enabled(t, m))
+            });
+            let firing = Firing::new(&net);
+            let mut search = PorReach::new(&net, &firing);
+            let far = Instant::now() + Duration::from_secs(60);
+            let got = search.reachable(&StateFormula::Deadlock, 1 << 24, far, &|| false, false);
+            prop_assert_eq!(got, Ok(want));
+            prop_assert!(search.visited <= all.states);
+        }
+    }
+
+    /// Twelve independent processes, each of which stops after two steps: 3^12 = 531,441
+    /// markings, one deadlock at the end; the reduced search runs the processes one after
+    /// the other and finds it after a few dozen.
+    #[test]
+    fn a_deadlock_is_found_without_the_interleavings() {
+        let mut m0 = Vec::new();
+        let mut ts = Vec::new();
+        for k in 0..12 {
+            m0.extend([1, 0, 0]);
+            ts.push((vec![(3 * k, 1)], vec![(3 * k + 1, 1)], vec![]));
+            ts.push((vec![(3 * k + 1, 1)], vec![(3 * k + 2, 1)], vec![]));
+        }
+        let net = strategies::petri_net(&m0, ts);
+        let firing = Firing::new(&net);
+        let mut search = PorReach::new(&net, &firing);
+        let far = Instant::now() + Duration::from_secs(60);
+        let got = search.reachable(&StateFormula::Deadlock, 1 << 24, far, &|| false, false);
+        assert_eq!(got, Ok(true));
+        assert!(search.visited <= 100, "{} markings visited", search.visited);
+        // and the same net kept alive by a loop on the last process: no deadlock, proven
+        // without the interleavings either
+        let mut ts2: Vec<_> = (0..12)
+            .flat_map(|k| {
+                [
+                    (vec![(3 * k, 1)], vec![(3 * k + 1, 1)], vec![]),
+                    (vec![(3 * k + 1, 1)], vec![(3 * k + 2, 1)], vec![]),
+                ]
+            })
+            .collect();
+        ts2.push((vec![(35, 1)], vec![(35, 1)], vec![]));
+        let net = strategies::petri_net(&m0, ts2);
+        let firing = Firing::new(&net);
+        let mut search = PorReach::new(&net, &firing);
+        let got = search.reachable(&StateFormula::Deadlock, 1 << 24, far, &|| false, false);
+        assert_eq!(got, Ok(false));
+        // no cycle proviso for a deadlock: the loop at the end is not expanded in full
+        assert!(search.visited <= 100, "{} markings visited", search.visited);
     }
 
     /// Two million markings along a deep chain, a budget of 64 KiB: the search ends cut for memory

@@ -52,6 +52,24 @@ fn options(explicit: ExplicitMode, early: bool) -> FormulaOptions {
     }
 }
 
+/// `items` on `net` (lowered to `models`) with the explicit side `mode`, without limits.
+fn checked(
+    net: &PetriNet,
+    models: &[Model],
+    items: &[Item],
+    mode: ExplicitMode,
+    early: bool,
+) -> Outcome {
+    check(
+        net,
+        models,
+        items,
+        &options(mode, early),
+        Limits::none(),
+        None,
+    )
+}
+
 /// The questions of `exam` on the instance in `dir`.
 fn items(exam: &str, dir: &Path, net: &PetriNet) -> Vec<Item> {
     if exam == "GlobalProperties" {
@@ -183,24 +201,10 @@ fn the_race_and_the_explicit_search_alone_agree_with_the_oracle() {
         for exam in EXAMS {
             let items = items(exam, &dir, &net);
             let early = exam.starts_with("Reachability");
-            let got = check(
-                &net,
-                &models,
-                &items,
-                &options(ExplicitMode::Auto, early),
-                Limits::none(),
-                None,
-            );
+            let got = checked(&net, &models, &items, ExplicitMode::Auto, early);
             assert!(matches!(got.ended, Ended::Done), "{name} {exam}");
             raced += against_oracle(&name, exam, &items, &got, &want, true);
-            let only = check(
-                &net,
-                &models,
-                &items,
-                &options(ExplicitMode::Only, false),
-                Limits::none(),
-                None,
-            );
+            let only = checked(&net, &models, &items, ExplicitMode::Only, false);
             assert!(matches!(only.ended, Ended::Done), "{name} {exam}");
             assert_eq!(only.count(Technique::Symbolic), 0);
             assert_eq!(only.count(Technique::EarlySearch), 0);
@@ -270,10 +274,8 @@ proptest! {
         }
         let models = lower(&net);
         let items = random_items(&net, phis, places);
-        let symbolic = check(&net, &models, &items, &options(ExplicitMode::Off, true),
-            Limits::none(), None);
-        let explicit = check(&net, &models, &items, &options(ExplicitMode::Only, false),
-            Limits::none(), None);
+        let symbolic = checked(&net, &models, &items, ExplicitMode::Off, true);
+        let explicit = checked(&net, &models, &items, ExplicitMode::Only, false);
         for ((item, s), x) in items.iter().zip(&symbolic.verdicts).zip(&explicit.verdicts) {
             let s = s.decided.as_ref().expect("the symbolic side decides all");
             prop_assert!(s.technique != Technique::Explicit);
@@ -406,6 +408,13 @@ fn random_walks_find_what_lies_beyond_the_breadth_first_search() {
 /// token between them): `2^k` times the markings, none of which the questions over `net`'s
 /// places read, so the structural reductions remove them all.
 fn with_toggles(net: &PetriNet, k: usize) -> PetriNet {
+    with_pads(net, k, true)
+}
+
+/// `net` with `k` pads beside it, each a marked place `on_i`, a place `off_i` and a
+/// transition `down_i` from the first to the second; with `back`, also `up_i` back (a
+/// toggle; without it the pads fire once and the padded net's deadlocks are `net`'s).
+fn with_pads(net: &PetriNet, k: usize, back: bool) -> PetriNet {
     use saturn_model::{Arc, Place, Transition};
     let mut out = net.clone();
     for i in 0..k {
@@ -417,7 +426,8 @@ fn with_toggles(net: &PetriNet, k: usize) -> PetriNet {
                 initial,
             });
         }
-        for (id, a, b) in [(format!("down_{i}"), on, off), (format!("up_{i}"), off, on)] {
+        let moves = [(format!("down_{i}"), on, off), (format!("up_{i}"), off, on)];
+        for (id, a, b) in moves.into_iter().take(if back { 2 } else { 1 }) {
             out.transitions.push(Transition {
                 id: id.clone(),
                 name: id,
@@ -434,6 +444,20 @@ fn with_toggles(net: &PetriNet, k: usize) -> PetriNet {
         }
     }
     out
+}
+
+/// The explicit side alone decides every one of `items` on `net`, as the symbolic side does.
+fn decided_alike(net: &PetriNet, items: &[Item]) -> Result<(), TestCaseError> {
+    let models = lower(net);
+    let symbolic = checked(net, &models, items, ExplicitMode::Off, true);
+    let explicit = checked(net, &models, items, ExplicitMode::Only, false);
+    for ((item, s), x) in items.iter().zip(&symbolic.verdicts).zip(&explicit.verdicts) {
+        let s = s.decided.as_ref().expect("the symbolic side decides all");
+        let x = x.decided.as_ref();
+        prop_assert!(x.is_some(), "{} undecided", item.id);
+        prop_assert_eq!(&x.unwrap().value, &s.value, "{}", item.id);
+    }
+    Ok(())
 }
 
 proptest! {
@@ -453,16 +477,78 @@ proptest! {
         let mut items = random_items(&net, phis, places);
         items.retain(|i| matches!(i.question, Question::Formula(_)));
         let padded = with_toggles(&net, 17);
-        let models = lower(&padded);
-        let symbolic = check(&padded, &models, &items, &options(ExplicitMode::Off, true),
-            Limits::none(), None);
-        let explicit = check(&padded, &models, &items, &options(ExplicitMode::Only, false),
-            Limits::none(), None);
-        for ((item, s), x) in items.iter().zip(&symbolic.verdicts).zip(&explicit.verdicts) {
-            let s = s.decided.as_ref().expect("the symbolic side decides all");
-            let x = x.decided.as_ref();
-            prop_assert!(x.is_some(), "{} undecided", item.id);
-            prop_assert_eq!(&x.unwrap().value, &s.value, "{}", item.id);
+        decided_alike(&padded, &items)?;
+    }
+
+    /// The same nets beside 2^17 times the markings (pads that fire once: a deadlock of the
+    /// net is one of the padded net): the explicit side alone decides
+    /// ReachabilityDeadlock (a search reduced by stubborn sets, deadlocks kept) and
+    /// QuasiLiveness (each transition no walk enabled, searched on the net reduced for it), as
+    /// the symbolic side does.
+    #[test]
+    fn the_global_searches_answer_as_the_symbolic_side(
+        (net, _phis, _places) in net_and_questions()
+    ) {
+        if saturn_reference::explore_petri(&net, 20_000).is_err() {
+            return Err(TestCaseError::reject("unbounded or large"));
         }
+        let padded = with_pads(&net, 17, false);
+        let asked = ["ReachabilityDeadlock", "QuasiLiveness"];
+        let items: Vec<Item> = GLOBAL_PROPERTIES
+            .iter()
+            .filter(|p| asked.contains(p))
+            .map(|p| Item { id: p.to_string(), question: Question::Global(p) })
+            .collect();
+        decided_alike(&padded, &items)?;
+    }
+}
+
+/// A chain of `n` binary choices (place `c_i` marked in turn; `left_i` moves the token on,
+/// `right_i` drops it into `s_i`) and a transition `end` that needs `c_n` (it gives the token
+/// back), beside 17 toggles: a random walk reaches `c_n` once in 2^n tries, the whole search
+/// has 2^17 times the chain's markings. With `blocked`, `end` also needs a place that is
+/// never marked.
+fn a_chain_of_choices(n: usize, blocked: bool) -> PetriNet {
+    let mut m0 = vec![0u64; 2 * n + 2];
+    m0[0] = 1;
+    let mut ts = Vec::new();
+    for i in 0..n {
+        ts.push((vec![(i, 1)], vec![(i + 1, 1)], vec![]));
+        ts.push((vec![(i, 1)], vec![(n + 1 + i, 1)], vec![]));
+    }
+    let mut end_in = vec![(n, 1)];
+    if blocked {
+        end_in.push((2 * n + 1, 1));
+    }
+    ts.push((end_in.clone(), end_in, vec![]));
+    with_toggles(&saturn_reference::strategies::petri_net(&m0, ts), 17)
+}
+
+/// QuasiLiveness where the walks cannot tell: the transitions they did not see enabled are
+/// searched one at a time, and the answer is the symbolic side's: TRUE when `end` can be
+/// enabled, FALSE when it needs a place never marked (the explicit side alone, so no state
+/// equation: the search shows it).
+#[test]
+fn quasi_liveness_searches_the_transitions_the_walks_missed() {
+    for blocked in [false, true] {
+        let net = a_chain_of_choices(40, blocked);
+        let items = vec![Item {
+            id: "QuasiLiveness".into(),
+            question: Question::Global("QuasiLiveness"),
+        }];
+        decided_alike(&net, &items).unwrap();
+        let models = lower(&net);
+        let symbolic = checked(&net, &models, &items, ExplicitMode::Off, false);
+        assert_eq!(
+            symbolic.verdicts[0].decided.as_ref().map(|d| &d.value),
+            Some(&Value::Bool(!blocked))
+        );
+        let explicit = checked(&net, &models, &items, ExplicitMode::Only, false);
+        let x = explicit.verdicts[0].decided.as_ref().expect("decided");
+        assert!(
+            matches!(x.technique, Technique::PartialOrder | Technique::Reduction),
+            "{:?}",
+            x.technique
+        );
     }
 }
