@@ -353,7 +353,9 @@ pub(super) fn run(
         reduced_searches(net, &tracks, board, limits, stop, say);
         reduced_bounds(net, &tracks, board, limits, stop, say);
         let inc = incidence.as_ref().filter(|_| tracks.state_equation);
-        global::global_searches(net, &tracks, &mut seen, inc, board, limits, stop, say);
+        global::global_searches(
+            net, &tracks, &mut seen, &bounds, inc, board, limits, stop, say,
+        );
         tracks.open.retain(|(n, _)| !board.decided(*n));
         if tracks.open.is_empty() {
             return Ok(());

@@ -482,9 +482,10 @@ proptest! {
 
     /// The same nets beside 2^17 times the markings (pads that fire once: a deadlock of the
     /// net is one of the padded net): the explicit side alone decides
-    /// ReachabilityDeadlock (a search reduced by stubborn sets, deadlocks kept) and
-    /// QuasiLiveness (each transition no walk enabled, searched on the net reduced for it), as
-    /// the symbolic side does.
+    /// ReachabilityDeadlock (a search reduced by stubborn sets, deadlocks kept),
+    /// QuasiLiveness, StableMarking and OneSafe (each transition no walk enabled, each place no
+    /// walk changed or put two tokens in, searched on the net reduced for it), as the symbolic
+    /// side does.
     #[test]
     fn the_global_searches_answer_as_the_symbolic_side(
         (net, _phis, _places) in net_and_questions()
@@ -493,10 +494,9 @@ proptest! {
             return Err(TestCaseError::reject("unbounded or large"));
         }
         let padded = with_pads(&net, 17, false);
-        let asked = ["ReachabilityDeadlock", "QuasiLiveness"];
         let items: Vec<Item> = GLOBAL_PROPERTIES
             .iter()
-            .filter(|p| asked.contains(p))
+            .filter(|p| **p != "Liveness")
             .map(|p| Item { id: p.to_string(), question: Question::Global(p) })
             .collect();
         decided_alike(&padded, &items)?;
@@ -504,13 +504,14 @@ proptest! {
 }
 
 /// A chain of `n` binary choices (place `c_i` marked in turn; `left_i` moves the token on,
-/// `right_i` drops it into `s_i`) and a transition `end` that needs `c_n` (it gives the token
-/// back), beside 17 toggles: a random walk reaches `c_n` once in 2^n tries, the whole search
-/// has 2^17 times the chain's markings. With `blocked`, `end` also needs a place that is
-/// never marked.
+/// `right_i` drops it into `s_i`) and a transition `end` that takes the token from `c_n` and
+/// puts two into `x`, beside 17 toggles: a random walk reaches `c_n` once in 2^n tries, the
+/// whole search has 2^17 times the chain's markings. With `blocked`, `end` also needs a place
+/// that is never marked.
 fn a_chain_of_choices(n: usize, blocked: bool) -> PetriNet {
-    let mut m0 = vec![0u64; 2 * n + 2];
+    let mut m0 = vec![0u64; 2 * n + 3];
     m0[0] = 1;
+    let (x, never) = (2 * n + 1, 2 * n + 2);
     let mut ts = Vec::new();
     for i in 0..n {
         ts.push((vec![(i, 1)], vec![(i + 1, 1)], vec![]));
@@ -518,37 +519,51 @@ fn a_chain_of_choices(n: usize, blocked: bool) -> PetriNet {
     }
     let mut end_in = vec![(n, 1)];
     if blocked {
-        end_in.push((2 * n + 1, 1));
+        end_in.push((never, 1));
     }
-    ts.push((end_in.clone(), end_in, vec![]));
+    ts.push((end_in, vec![(x, 2)], vec![]));
     with_toggles(&saturn_reference::strategies::petri_net(&m0, ts), 17)
 }
 
-/// QuasiLiveness where the walks cannot tell: the transitions they did not see enabled are
-/// searched one at a time, and the answer is the symbolic side's: TRUE when `end` can be
-/// enabled, FALSE when it needs a place never marked (the explicit side alone, so no state
-/// equation: the search shows it).
+/// The global properties where the walks cannot tell: the transitions they did not see
+/// enabled and the places they did not see change or hold two tokens are searched one at a
+/// time, and the answers are the symbolic side's (the explicit side alone, so no state
+/// equation: the searches show them). QuasiLiveness is TRUE and OneSafe FALSE exactly when
+/// `end` can fire.
 #[test]
-fn quasi_liveness_searches_the_transitions_the_walks_missed() {
+fn the_global_properties_search_what_the_walks_missed() {
     for blocked in [false, true] {
         let net = a_chain_of_choices(40, blocked);
-        let items = vec![Item {
-            id: "QuasiLiveness".into(),
-            question: Question::Global("QuasiLiveness"),
-        }];
+        let asked = [
+            "ReachabilityDeadlock",
+            "QuasiLiveness",
+            "OneSafe",
+            "StableMarking",
+        ];
+        let items: Vec<Item> = asked
+            .iter()
+            .map(|p| Item {
+                id: p.to_string(),
+                question: Question::Global(p),
+            })
+            .collect();
         decided_alike(&net, &items).unwrap();
         let models = lower(&net);
         let symbolic = checked(&net, &models, &items, ExplicitMode::Off, false);
-        assert_eq!(
-            symbolic.verdicts[0].decided.as_ref().map(|d| &d.value),
-            Some(&Value::Bool(!blocked))
-        );
+        let value = |o: &Outcome, k: usize| o.verdicts[k].decided.as_ref().map(|d| d.value.clone());
+        assert_eq!(value(&symbolic, 1), Some(Value::Bool(!blocked)));
+        assert_eq!(value(&symbolic, 2), Some(Value::Bool(blocked)));
         let explicit = checked(&net, &models, &items, ExplicitMode::Only, false);
-        let x = explicit.verdicts[0].decided.as_ref().expect("decided");
-        assert!(
-            matches!(x.technique, Technique::PartialOrder | Technique::Reduction),
-            "{:?}",
-            x.technique
-        );
+        // OneSafe when `end` is blocked: the P-semiflows bound every place by one
+        let searched: &[usize] = if blocked { &[1] } else { &[1, 2] };
+        for &k in searched {
+            let x = explicit.verdicts[k].decided.as_ref().expect("decided");
+            assert!(
+                matches!(x.technique, Technique::PartialOrder | Technique::Reduction),
+                "{}: {:?}",
+                asked[k],
+                x.technique
+            );
+        }
     }
 }

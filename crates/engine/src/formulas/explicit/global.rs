@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use saturn_explicit::Firing;
-use saturn_logic::StateFormula;
+use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::Limits;
 
@@ -31,6 +31,7 @@ struct Open {
     quasi_liveness: Option<usize>,
     liveness: Option<usize>,
     stable: Option<usize>,
+    one_safe: Option<usize>,
 }
 
 impl Open {
@@ -45,6 +46,7 @@ impl Open {
                 Track::QuasiLiveness => o.quasi_liveness = Some(*n),
                 Track::Liveness => o.liveness = Some(*n),
                 Track::StableMarking => o.stable = Some(*n),
+                Track::OneSafe => o.one_safe = Some(*n),
                 _ => {}
             }
         }
@@ -71,6 +73,7 @@ pub(super) fn global_searches(
     net: &PetriNet,
     tracks: &Tracks,
     seen: &mut Seen,
+    bounds: &[Option<u64>],
     incidence: Option<&Incidence>,
     board: &Board,
     limits: &Limits,
@@ -137,23 +140,103 @@ pub(super) fn global_searches(
             Err(_) => {}
         }
     }
-    let key = open.quasi_liveness.or(open.liveness);
-    if let Some(key) = key.filter(|_| seen.never_enabled > 0 && !stop()) {
-        let cx = Ctx {
-            net,
-            board,
-            limits,
-            stop,
-            say,
-            open,
+    let cx = Ctx {
+        net,
+        board,
+        limits,
+        stop,
+        say,
+        open,
+    };
+    for kind in [Kind::Enabled, Kind::Changes, Kind::TwoTokens] {
+        let Some(key) = kind.key(&cx.open) else {
+            continue;
         };
-        never_enabled(&cx, key, seen, incidence);
+        if stop() || board.decided(key) {
+            continue;
+        }
+        let items: Vec<usize> = match kind {
+            Kind::Enabled => (0..nt).filter(|&t| !seen.enabled[t]).collect(),
+            Kind::Changes => (0..net.places.len()).filter(|&p| seen.stable[p]).collect(),
+            Kind::TwoTokens => (0..net.places.len())
+                .filter(|&p| bounds[p].is_none_or(|b| b > 1))
+                .collect(),
+        };
+        if items.is_empty() {
+            // every place bounded by one: the structural bounds (of the P-semiflows) tell
+            // OneSafe (the others are decided by the markings seen)
+            if kind == Kind::TwoTokens {
+                board.decide(key, Value::Bool(true), Technique::StateEquation);
+            }
+            continue;
+        }
+        each_target(&cx, kind, key, items, seen, incidence);
     }
 }
 
-/// The transitions no marking has shown enabled, one at a time (see the module
-/// documentation); `key` is the board index whose decision ends the work.
-fn never_enabled(cx: &Ctx, key: usize, seen: &mut Seen, incidence: Option<&Incidence>) {
+/// The global properties decided one item (a transition, a place) at a time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// QuasiLiveness (and Liveness): a transition enabled in some reachable marking; one that
+    /// never is refutes both.
+    Enabled,
+    /// StableMarking: a place whose count changes in some reachable marking; one that never
+    /// changes proves it.
+    Changes,
+    /// OneSafe: a place with two tokens in some reachable marking refutes it; every place
+    /// shown below two proves it.
+    TwoTokens,
+}
+
+impl Kind {
+    /// The board index whose decision ends the work.
+    fn key(self, open: &Open) -> Option<usize> {
+        match self {
+            Kind::Enabled => open.quasi_liveness.or(open.liveness),
+            Kind::Changes => open.stable,
+            Kind::TwoTokens => open.one_safe,
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Enabled => "transition",
+            Kind::Changes | Kind::TwoTokens => "place",
+        }
+    }
+
+    /// The target whose reachable markings decide item `i`.
+    fn target(self, net: &PetriNet, i: usize) -> StateFormula {
+        let atom = |op, bound| {
+            StateFormula::Atom(Atom {
+                lhs: LinExpr {
+                    terms: vec![(i, 1)],
+                    constant: 0,
+                },
+                op,
+                bound,
+            })
+        };
+        match self {
+            Kind::Enabled => StateFormula::Enabled(vec![i]),
+            Kind::Changes => atom(CmpOp::Ne, net.places[i].initial as i64),
+            Kind::TwoTokens => atom(CmpOp::Ge, 2),
+        }
+    }
+}
+
+/// For each of `items` of `kind` until `key` is decided (see the module documentation): the
+/// state equation first, on each item in turn (its target out of reach), within a third of
+/// the phase; then a search for its target, reduced by stubborn sets on the net reduced for
+/// it, in two rounds of time shares. The phase has a quarter of the time left.
+fn each_target(
+    cx: &Ctx,
+    kind: Kind,
+    key: usize,
+    mut items: Vec<usize>,
+    seen: &mut Seen,
+    incidence: Option<&Incidence>,
+) {
     let Ctx {
         net,
         board,
@@ -162,50 +245,95 @@ fn never_enabled(cx: &Ctx, key: usize, seen: &mut Seen, incidence: Option<&Incid
         say,
         ref open,
     } = *cx;
-    let dead = |by: Technique| {
-        for n in [open.quasi_liveness, open.liveness].into_iter().flatten() {
-            board.decide(n, Value::Bool(false), by);
+    // told: the target of item `i` is reachable (or not), as shown by `by`
+    let mut left = items.len();
+    let mut tell = |seen: &mut Seen, i: usize, reachable: bool, by: Technique| {
+        let decide = |n: Option<usize>, v: bool| {
+            if let Some(n) = n {
+                board.decide(n, Value::Bool(v), by);
+            }
+        };
+        match (kind, reachable) {
+            (Kind::Enabled, true) => {
+                if !seen.enabled[i] {
+                    seen.enabled[i] = true;
+                    seen.never_enabled -= 1;
+                }
+                if seen.never_enabled == 0 {
+                    decide(open.quasi_liveness, true);
+                }
+            }
+            (Kind::Enabled, false) => {
+                decide(open.quasi_liveness, false);
+                decide(open.liveness, false);
+            }
+            (Kind::Changes, true) => {
+                if seen.stable[i] {
+                    seen.stable[i] = false;
+                    seen.stable_left -= 1;
+                }
+                if seen.stable_left == 0 {
+                    decide(open.stable, false);
+                }
+            }
+            (Kind::Changes, false) => decide(open.stable, true),
+            (Kind::TwoTokens, true) => decide(open.one_safe, false),
+            (Kind::TwoTokens, false) => {
+                left -= 1;
+                if left == 0 {
+                    decide(open.one_safe, true);
+                }
+            }
         }
     };
-    let mut left: Vec<usize> = (0..net.transitions.len())
-        .filter(|&t| !seen.enabled[t])
-        .collect();
-    let end = phase_end(limits, 4, left.len());
+    let known = |seen: &Seen, i: usize| match kind {
+        Kind::Enabled => seen.enabled[i],
+        Kind::Changes => !seen.stable[i],
+        Kind::TwoTokens => false,
+    };
+    let end = phase_end(limits, 4, items.len());
     if let Some(inc) = incidence {
         say.say(&format!(
-            "the state equation on {} transitions never seen enabled",
-            left.len()
+            "the state equation on {} {}s",
+            items.len(),
+            kind.noun()
         ));
         // a share of the phase for the programs, a few seconds at most
         let share = end.saturating_duration_since(Instant::now()) / 3;
         let until = Instant::now() + share.min(super::EQUATION_TIME);
-        for &t in &left {
+        items.retain(|&i| {
             if stop() || board.decided(key) || Instant::now() >= until {
-                break;
+                return true;
             }
-            let dnf = state_equation::widen(net, &StateFormula::Enabled(vec![t]), false);
+            let dnf = state_equation::widen(net, &kind.target(net, i), false);
             let time = until
                 .saturating_duration_since(Instant::now())
                 .min(super::EQUATION_EACH);
-            if state_equation::unreachable(inc, &dnf, time, &|| stop() || board.decided(key)) {
-                dead(Technique::StateEquation);
-                return;
+            let out =
+                state_equation::unreachable(inc, &dnf, time, &|| stop() || board.decided(key));
+            if out {
+                tell(seen, i, false, Technique::StateEquation);
             }
-        }
+            !out
+        });
     }
     let bytes = crate::explicit_bytes(limits);
     let firing = Firing::new(net);
     in_rounds(
-        &mut left,
+        &mut items,
         end,
         board,
         stop,
         |_| key,
-        |&t, until, stop_this| {
-            if seen.enabled[t] {
+        |&i, until, stop_this| {
+            if known(seen, i) {
                 return false;
             }
-            let target = StateFormula::Enabled(vec![t]);
+            let target = kind.target(net, i);
+            let name = match kind {
+                Kind::Enabled => &net.transitions[i].id,
+                Kind::Changes | Kind::TwoTokens => &net.places[i].id,
+            };
             let mut by = Technique::Reduction;
             let found = match reduce(net, &target, stop_this) {
                 Some(r) if matches!(r.target, StateFormula::Const(_)) => {
@@ -213,8 +341,8 @@ fn never_enabled(cx: &Ctx, key: usize, seen: &mut Seen, incidence: Option<&Incid
                 }
                 Some(r) => {
                     say.say(&format!(
-                        "transition {} on the net reduced to {} places and {} transitions",
-                        net.transitions[t].id,
+                        "{} {name} on the net reduced to {} places and {} transitions",
+                        kind.noun(),
                         r.net.places.len(),
                         r.net.transitions.len()
                     ));
@@ -224,25 +352,15 @@ fn never_enabled(cx: &Ctx, key: usize, seen: &mut Seen, incidence: Option<&Incid
                 None => {
                     by = Technique::PartialOrder;
                     say.say(&format!(
-                        "transition {} by a search with stubborn sets",
-                        net.transitions[t].id
+                        "{} {name} by a search with stubborn sets",
+                        kind.noun()
                     ));
                     PorReach::new(net, &firing).reachable(&target, bytes, until, stop_this, true)
                 }
             };
             match found {
-                Ok(true) => {
-                    seen.enabled[t] = true;
-                    seen.never_enabled -= 1;
-                    if seen.never_enabled == 0 {
-                        if let Some(n) = open.quasi_liveness {
-                            board.decide(n, Value::Bool(true), by);
-                        }
-                    }
-                    false
-                }
-                Ok(false) => {
-                    dead(by);
+                Ok(reachable) => {
+                    tell(seen, i, reachable, by);
                     false
                 }
                 Err(Cut::Time) => true,
