@@ -20,7 +20,10 @@
 //! decide what a reachable marking shows; what needs every marking stays with the search.
 //!
 //! CTL formulas with nested temporal operators: after the walks, searched on the fly
-//! ([`super::local`]), which builds the graph only as far as the formula needs it.
+//! ([`super::local`]), which builds the graph only as far as the formula needs it. The global
+//! properties the walks left open get searches of their own first ([`global`]: a deadlock by
+//! a search reduced by stubborn sets; a transition enabled, a place changed or holding two
+//! tokens, one at a time on the net reduced for it).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
