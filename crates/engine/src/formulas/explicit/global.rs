@@ -164,8 +164,9 @@ pub(super) fn global_searches(
         };
         if items.is_empty() {
             // every place bounded by one: the structural bounds (of the P-semiflows) tell
-            // OneSafe (the others are decided by the markings seen)
-            if kind == Kind::TwoTokens {
+            // OneSafe, with the state equation's other answers (the explicit search alone
+            // gives none); the others are decided by the markings seen
+            if kind == Kind::TwoTokens && incidence.is_some() {
                 board.decide(key, Value::Bool(true), Technique::StateEquation);
             }
             continue;
