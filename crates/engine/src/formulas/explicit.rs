@@ -130,6 +130,11 @@ impl Tracks {
         }
     }
 
+    /// Is some question open that `f` picks?
+    fn has(&self, f: fn(&Track) -> bool) -> bool {
+        self.open.iter().any(|(_, t)| f(t))
+    }
+
     /// Is there anything to decide?
     pub(super) fn any(&self) -> bool {
         !self.open.is_empty()
@@ -162,9 +167,8 @@ pub(super) fn run(
 ) -> Result<(), Interrupted> {
     let nt = net.transitions.len();
     let m0 = net.initial_marking();
-    let wants = |f: fn(&Track) -> bool| tracks.open.iter().any(|(_, t)| f(t));
-    let enabled_wanted = wants(|t| matches!(t, Track::QuasiLiveness | Track::Liveness));
-    let stable_wanted = wants(|t| matches!(t, Track::StableMarking));
+    let enabled_wanted = tracks.has(|t| matches!(t, Track::QuasiLiveness | Track::Liveness));
+    let stable_wanted = tracks.has(|t| matches!(t, Track::StableMarking));
     let mut seen = Seen {
         enabled: vec![false; if enabled_wanted { nt } else { 0 }],
         never_enabled: if enabled_wanted { nt } else { 0 },
@@ -189,12 +193,7 @@ pub(super) fn run(
     let mut lp_time = limits.deadline.map_or(EQUATION_TIME, |d| {
         EQUATION_TIME.min(d.saturating_duration_since(Instant::now()) / 8)
     });
-    if incidence.is_some()
-        && tracks
-            .open
-            .iter()
-            .any(|(_, t)| matches!(t, Track::Bound { .. }))
-    {
+    if incidence.is_some() && tracks.has(|t| matches!(t, Track::Bound { .. })) {
         say.say("the state equation's caps on the bounds");
     }
     for (n, t) in &mut tracks.open {
@@ -229,12 +228,7 @@ pub(super) fn run(
     let mut facts = incidence
         .as_ref()
         .map(|inc| Facts::new(net, inc, lp_time / 2, &stop));
-    if facts.is_some()
-        && tracks
-            .open
-            .iter()
-            .any(|(_, t)| matches!(t, Track::Ctl { .. }))
-    {
+    if facts.is_some() && tracks.has(|t| matches!(t, Track::Ctl { .. })) {
         say.say("CTL formulas simplified by the state equation");
     }
     // the places' bounds first, for every formula; then the programs
@@ -304,11 +298,7 @@ pub(super) fn run(
     // where the places' bounds alone do (no program: each formula's turn at the programs may
     // never come), then by the programs
     if let Some(inc) = &incidence {
-        if tracks
-            .open
-            .iter()
-            .any(|(_, t)| matches!(t, Track::Reach { .. }))
-        {
+        if tracks.has(|t| matches!(t, Track::Reach { .. })) {
             say.say("the state equation on the reachability targets");
         }
         // each target widened once: the bounds look at it, then the programs

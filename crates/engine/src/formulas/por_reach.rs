@@ -190,26 +190,12 @@ impl<'n> PorReach<'n> {
         self.firing.enabled(m, enabled);
         enabled.sort_unstable();
         reduced.clear();
-        let mut reduce = false;
         // on the stack before the proviso looks: a reduced self-loop is a cycle too
         on_stack[id as usize] = true;
-        if stubborn.reduce(m, enabled, reduced) && !self.proviso {
-            reduce = true;
-        } else if !reduced.is_empty() {
-            // (a reduction was found) the cycle proviso: a reduced successor on the stack closes a cycle of reduced
-            // markings, which could ignore a transition forever
-            let mut closes = false;
-            for &t in reduced.iter() {
-                self.firing
-                    .fire(t, m, scratch)
-                    .map_err(|_: GaveUp| Cut::Memory)?;
-                if set.find(scratch).is_some_and(|j| on_stack[j as usize]) {
-                    closes = true;
-                    break;
-                }
-            }
-            reduce = !closes;
-        }
+        // the cycle proviso: a reduced successor on the stack closes a cycle of reduced
+        // markings, which could ignore a transition forever
+        let reduce = stubborn.reduce(m, enabled, reduced)
+            && (!self.proviso || !self.closes_cycle(m, reduced, set, on_stack, scratch)?);
         let fire = if reduce {
             reduced.clone()
         } else {
@@ -217,6 +203,28 @@ impl<'n> PorReach<'n> {
         };
         stack.push(Frame { id, fire, next: 0 });
         Ok(())
+    }
+}
+
+impl PorReach<'_> {
+    /// Does firing one of `reduced` in `m` lead to a marking on the depth-first stack?
+    fn closes_cycle(
+        &self,
+        m: &[u64],
+        reduced: &[u32],
+        set: &mut MarkingSet,
+        on_stack: &[bool],
+        scratch: &mut Vec<u64>,
+    ) -> Result<bool, Cut> {
+        for &t in reduced {
+            self.firing
+                .fire(t, m, scratch)
+                .map_err(|_: GaveUp| Cut::Memory)?;
+            if set.find(scratch).is_some_and(|j| on_stack[j as usize]) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 
@@ -341,7 +349,7 @@ mod tests {
             ts.push((vec![(3 * k, 1)], vec![(3 * k + 1, 1)], vec![]));
             ts.push((vec![(3 * k + 1, 1)], vec![(3 * k + 2, 1)], vec![]));
         }
-        let net = strategies::petri_net(&m0, ts);
+        let net = strategies::petri_net(&m0, ts.clone());
         let firing = Firing::new(&net);
         let mut search = PorReach::new(&net, &firing);
         let far = Instant::now() + Duration::from_secs(60);
@@ -350,14 +358,7 @@ mod tests {
         assert!(search.visited <= 100, "{} markings visited", search.visited);
         // and the same net kept alive by a loop on the last process: no deadlock, proven
         // without the interleavings either
-        let mut ts2: Vec<_> = (0..12)
-            .flat_map(|k| {
-                [
-                    (vec![(3 * k, 1)], vec![(3 * k + 1, 1)], vec![]),
-                    (vec![(3 * k + 1, 1)], vec![(3 * k + 2, 1)], vec![]),
-                ]
-            })
-            .collect();
+        let mut ts2 = ts;
         ts2.push((vec![(35, 1)], vec![(35, 1)], vec![]));
         let net = strategies::petri_net(&m0, ts2);
         let firing = Firing::new(&net);

@@ -20,7 +20,7 @@ use saturn_model::PetriNet;
 use saturn_symbolic::Limits;
 
 use super::super::por_reach::{Cut, PorReach};
-use super::super::reduce::reduce;
+use super::super::reduce::{moved_places, reduce};
 use super::super::state_equation::{self, Incidence};
 use super::{in_rounds, phase_end, Board, Say, Seen, Technique, Track, Tracks, Value};
 
@@ -83,24 +83,8 @@ pub(super) fn global_searches(
     let open = Open::of(tracks, board);
     let nt = net.transitions.len();
     if let Some(n) = open.stable {
-        let constant = (0..net.places.len()).find(|&p| {
-            net.transitions.iter().all(|t| {
-                let take: u64 = t
-                    .inputs
-                    .iter()
-                    .filter(|a| a.place == p)
-                    .map(|a| a.weight)
-                    .sum();
-                let give: u64 = t
-                    .outputs
-                    .iter()
-                    .filter(|a| a.place == p)
-                    .map(|a| a.weight)
-                    .sum();
-                take == give
-            })
-        });
-        if constant.is_some() {
+        let constant = moved_places(net).iter().any(|moved| !moved);
+        if constant {
             // a constant place, as the structural reductions find them ([`reduce`])
             board.decide(n, Value::Bool(true), Technique::Reduction);
         }

@@ -63,6 +63,21 @@ fn weight(arcs: &[(usize, u64)], p: usize) -> u64 {
     arcs.iter().find(|a| a.0 == p).map_or(0, |a| a.1)
 }
 
+/// Per place of `net`: does some transition change its count? A place none changes is
+/// constant (the rule of [`Work::constant_places`], on the whole net).
+pub(crate) fn moved_places(net: &PetriNet) -> Vec<bool> {
+    let mut moves = vec![false; net.places.len()];
+    for t in &net.transitions {
+        let (i, o) = (arcs(&t.inputs), arcs(&t.outputs));
+        for a in i.iter().chain(&o) {
+            if weight(&i, a.0) != weight(&o, a.0) {
+                moves[a.0] = true;
+            }
+        }
+    }
+    moves
+}
+
 /// The sum of two arc lists (sorted by place), without place `skip`.
 fn merge(a: &[(usize, u64)], b: &[(usize, u64)], skip: usize) -> Vec<(usize, u64)> {
     let mut m: Vec<(usize, u64)> = a.iter().chain(b).copied().filter(|x| x.0 != skip).collect();
