@@ -12,6 +12,7 @@
 //! - StableMarking: a place that no transition changes (a constant place, as the structural
 //!   reductions find them) decides TRUE at once.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use saturn_explicit::Firing;
@@ -20,7 +21,7 @@ use saturn_model::PetriNet;
 use saturn_symbolic::Limits;
 
 use super::super::por_reach::{Cut, PorReach};
-use super::super::reduce::{moved_places, reduce};
+use super::super::reduce::{moved_places, reduce, Reduced};
 use super::super::state_equation::{self, Incidence};
 use super::{in_rounds, phase_end, Board, Say, Seen, Technique, Track, Tracks, Value};
 
@@ -305,6 +306,8 @@ fn each_target(
     }
     let bytes = crate::explicit_bytes(limits);
     let firing = Firing::new(net);
+    // each item's reduced net, kept for its second round
+    let mut reduced: HashMap<usize, Option<(Reduced, Firing)>> = HashMap::new();
     in_rounds(
         &mut items,
         end,
@@ -321,19 +324,33 @@ fn each_target(
                 Kind::Changes | Kind::TwoTokens => &net.places[i].id,
             };
             let mut by = Technique::Reduction;
-            let found = match reduce(net, &target, stop_this) {
-                Some(r) if matches!(r.target, StateFormula::Const(_)) => {
+            if !reduced.contains_key(&i) {
+                let r = reduce(net, &target, stop_this);
+                if stop_this() {
+                    // cut short: tried again in the next round
+                    return true;
+                }
+                reduced.insert(
+                    i,
+                    r.map(|r| {
+                        let f = Firing::new(&r.net);
+                        (r, f)
+                    }),
+                );
+            }
+            let r = &reduced[&i];
+            let found = match r {
+                Some((r, _)) if matches!(r.target, StateFormula::Const(_)) => {
                     Ok(r.target == StateFormula::Const(true))
                 }
-                Some(r) => {
+                Some((r, f)) => {
                     say.say(&format!(
                         "{} {name} on the net reduced to {} places and {} transitions",
                         kind.noun(),
                         r.net.places.len(),
                         r.net.transitions.len()
                     ));
-                    let f = Firing::new(&r.net);
-                    PorReach::new(&r.net, &f).reachable(&r.target, bytes, until, stop_this, true)
+                    PorReach::new(&r.net, f).reachable(&r.target, bytes, until, stop_this, true)
                 }
                 None => {
                     by = Technique::PartialOrder;
