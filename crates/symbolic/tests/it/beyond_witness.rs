@@ -55,10 +55,19 @@ proptest! {
         let sr = fairly.sat(&r).unwrap();
         let ss = fairly.sat(&s).unwrap();
         let not_s = F::Not(b(&s));
-        // the readings of r ∧ EG s as r' ∧ EG s': also EG s ∧ EG x when r is EG x
+        // the readings of r ∧ EG s as r' ∧ EG s': also EG s ∧ EG x when r is EG x (or ¬AF t,
+        // which is EG ¬t)
         let mut reads = vec![(sr.clone(), ss.clone())];
-        if let F::EG(x) = &r {
-            reads.push((fairly.sat(&F::EG(b(&s))).unwrap(), fairly.sat(x).unwrap()));
+        let r_as_eg = match &r {
+            F::EG(x) => Some(x.as_ref().clone()),
+            F::Not(y) => match y.as_ref() {
+                F::AF(t) => Some(F::Not(t.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(x) = r_as_eg {
+            reads.push((fairly.sat(&F::EG(b(&s))).unwrap(), fairly.sat(&x).unwrap()));
         }
         let cases = [
             // (formula, is an E-formula, readings) for F(r ∧ G s); (.., None) for G F φ
