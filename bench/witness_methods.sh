@@ -2,8 +2,9 @@
 # EG witnesses by the three methods (issue 47, thesis Tables 5.1-5.3's shape): the lasso's length
 # and the formula's time (EG set + witness, the checker's own clock in --json; the median of
 # $RUNS runs, default 1) and the process's peak memory (/usr/bin/time, the largest of the runs)
-# by the walk of Figure 5.1 (bfs), distance layers (layers, what auto runs) and the closure with
-# distances (tcd, Figures 5.2-5.3), each run cut at $T seconds (default 120). With BEFORE set to
+# by the walk of Figure 5.1 (bfs), distance layers (layers), the closure with distances (tcd,
+# Figures 5.2-5.3) and the default (auto: layers within a budget, then tcd), each run cut at $T
+# seconds (default 120); $METHODS narrows the list. With BEFORE set to
 # another saturn binary, its tcd is measured in the same run as a fourth column (tcd-before).
 # An argument NET checks `EG p >= 1` and `EG !(p >= 1)` for the net's first place p;
 # NET|FORMULA that formula. Prints one tab-separated row per formula; a cell is
@@ -38,7 +39,7 @@ print("%s %s %.4f %.0f" % (rows[-1][0], rows[-1][1], secs, mb))' "$tmp/runs"
 row() { # net formula
   net=$1; f=$2
   printf "%s\t%s" "$net" "$f"
-  for m in bfs layers tcd; do
+  for m in ${METHODS:-bfs layers tcd auto}; do
     printf "\t%s %s" "$m" "$(cell "$S" "$m" "$net" "$f")"
   done
   if [ -n "$BEFORE" ]; then

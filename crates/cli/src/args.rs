@@ -355,7 +355,9 @@ pub enum WitnessMethodArg {
     /// A shortest lasso by distance layers bounded by the walk (the same minimum, Equation 5.1,
     /// without the 2L-level closure).
     Layers,
-    /// A shortest lasso (by distance layers, the faster route measured; the default).
+    /// A shortest lasso by distance layers while their cycle searches stay small (at most 32
+    /// preimages), by the closure with distances beyond (the faster of the two, measured; the
+    /// default).
     Auto,
 }
 
@@ -364,9 +366,8 @@ impl WitnessMethodArg {
         match self {
             WitnessMethodArg::Bfs => saturn_symbolic::ctl::WitnessMethod::Bfs,
             WitnessMethodArg::Tcd => saturn_symbolic::ctl::WitnessMethod::Tcd,
-            WitnessMethodArg::Layers | WitnessMethodArg::Auto => {
-                saturn_symbolic::ctl::WitnessMethod::Layers
-            }
+            WitnessMethodArg::Layers => saturn_symbolic::ctl::WitnessMethod::Layers,
+            WitnessMethodArg::Auto => saturn_symbolic::ctl::WitnessMethod::Auto,
         }
     }
 }

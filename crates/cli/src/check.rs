@@ -83,7 +83,9 @@ pub struct CheckArgs {
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
     /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
     /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
-    /// the walk) or by `auto` (layers, the faster on the nets measured; the default). With
+    /// the walk) or by `auto` (layers while their cycle searches stay within 32 preimages,
+    /// then tcd: the faster of the two on the nets measured; the default). The JSON's
+    /// witness says which method made it. With
     /// --fair: `auto`/`layers` the shortest fair lasso, `bfs` the first knot's fair lasso (not
     /// shortest); `tcd` is refused.
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
@@ -198,7 +200,11 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     // portfolio by default
     let closure = a.eg_method == EgMethodArg::Tc
         || (!fair.is_empty() && a.fair_method == FairMethodArg::Tc)
-        || (a.witness && a.witness_method == WitnessMethodArg::Tcd);
+        || (a.witness
+            && matches!(
+                a.witness_method,
+                WitnessMethodArg::Tcd | WitnessMethodArg::Auto
+            ));
     let order = a.generation.order.unwrap_or(if contest_dir || closure {
         MCC_ORDER
     } else {

@@ -196,13 +196,22 @@ fn eg_lassos_are_shortest(model: &str, net: &PetriNet, places: &[&str], tcd: boo
                     (Some("bfs"), Some(false))
                 );
                 assert!(replay(net, w) >= min, "{model} {text}");
+                // the default (auto): layers or, past their budget, the closure
                 let v = json(&[&args[..], &["--json"]].concat());
+                let w = &v["formulas"][0]["witness"];
+                assert!(
+                    matches!(w["method"].as_str(), Some("layers" | "tcd")),
+                    "{model} {text}: {w}"
+                );
+                assert_eq!(w["shortest"].as_bool(), Some(true));
+                assert_eq!(replay(net, w), min, "{model} {text}");
+                let v = json(&[&args[..], &["--json", "--witness-method", "layers"]].concat());
                 let w = &v["formulas"][0]["witness"];
                 assert_eq!(
                     (w["method"].as_str(), w["shortest"].as_bool()),
                     (Some("layers"), Some(true))
                 );
-                assert_eq!(replay(net, w), min, "{model} {text}");
+                assert_eq!(replay(net, w), min, "{model} {text} layers");
                 if tcd {
                     let v = json(&[&args[..], &["--json", "--witness-method", "tcd"]].concat());
                     let w = &v["formulas"][0]["witness"];
@@ -258,6 +267,80 @@ fn eg_lassos_are_shortest_on_a_written_net() {
     }
     let out = text("EG !(x >= 1)", "maximal", "bfs");
     assert_eq!(printed_steps(&out), (4, false), "{out}");
+}
+
+/// Two token rings of `n` and `n + 1` places (one token each, one transition per step).
+fn two_rings(n: usize) -> PetriNet {
+    use saturn_model::petri::{Arc, Place, Transition};
+    let mut places = Vec::new();
+    let mut transitions = Vec::new();
+    for (ring, len) in [("a", n), ("b", n + 1)] {
+        let first = places.len();
+        for i in 0..len {
+            let id = format!("{ring}{i}");
+            places.push(Place {
+                id: id.clone(),
+                name: id,
+                initial: u64::from(i == 0),
+            });
+        }
+        for i in 0..len {
+            let id = format!("t{ring}{i}");
+            let arc = |j: usize| Arc {
+                place: first + j % len,
+                weight: 1,
+            };
+            transitions.push(Transition {
+                id: id.clone(),
+                name: id,
+                inputs: vec![arc(i)],
+                outputs: vec![arc(i + 1)],
+                inhibitors: vec![],
+            });
+        }
+    }
+    PetriNet {
+        name: format!("two-rings-{n}"),
+        places,
+        transitions,
+    }
+}
+
+/// `--witness-method auto` (the default) hands a lasso to the closure with distances when the
+/// distance layers' cycle searches pass their budget: on two token rings of 12 and 13 places,
+/// under a formula true everywhere, every knot's shortest cycle is 12 steps long, so each of
+/// the many knots near the initial marking needs its own backward search of up to 11
+/// preimages; on rings of 3 and 4 places the layers finish within it. Either way the lasso is as long as the explicit minimum, and the
+/// JSON names the method that made it.
+#[test]
+fn auto_hands_long_cycles_to_the_closure() {
+    for (n, method) in [(3, "layers"), (12, "tcd")] {
+        let net = two_rings(n);
+        let path =
+            std::env::temp_dir().join(format!("saturn-two-rings-{n}-{}.pnml", std::process::id()));
+        std::fs::write(&path, saturn_pnml::writer::write_pnml(&net)).unwrap();
+        let model = path.to_str().unwrap();
+        let space = saturn_reference::explore_petri(&net, 1 << 16).unwrap();
+        let explicit =
+            saturn_reference::CtlChecker::new(&net, &space, saturn_reference::Deadlocks::Maximal);
+        // true everywhere (one token per ring): both rings move, so the knots multiply
+        let both = StateFormula::And(vec![marked(&net, "a0"), marked(&net, "a1")]);
+        let phi = StateFormula::Not(Box::new(both));
+        let min = explicit.shortest_eg_witness(&explicit.sat(&phi).unwrap());
+        assert_eq!(
+            min,
+            Some(n),
+            "the explicit minimum: a turn of the shorter ring"
+        );
+        let f = "EG !(a0 >= 1 & a1 >= 1)";
+        let v = json(&["check", model, "--ctl", f, "--witness", "--json"]);
+        let w = &v["formulas"][0]["witness"];
+        assert_eq!(w["method"].as_str(), Some(method), "rings of {n}: {w}");
+        assert_eq!(w["shortest"].as_bool(), Some(true));
+        assert_eq!(Some(replay(&net, w)), min, "rings of {n}");
+        eg_lassos_are_shortest(model, &net, &["a0", "b1"], true);
+        std::fs::remove_file(&path).ok();
+    }
 }
 
 /// The two nets of issue 47: Philosophers-PT-000005 `EG Think_1 >= 1` (the walk took 6 steps,

@@ -38,13 +38,25 @@ pub enum WitnessMethod {
     Bfs,
     /// Distance layers: shortest paths for EF/EU/AG (and the one step of EX/AX), and the
     /// shortest lasso of Equation 5.1 for EG/AF/AU (see the module comment).
-    #[default]
     Layers,
     /// The closure with distances (thesis section 5.2, Figures 5.2-5.3): `TCD` within the EG
     /// set as a `2L`-level EV+MDD, `TCD_stem + TCD_cycle` minimised over every knot, the two
     /// paths rebuilt from `TCD` (see [`Checker::tcd_eg_witness`]).
     Tcd,
+    /// A shortest lasso by the faster of the two (see [`Checker::auto_eg_witness`]): distance
+    /// layers while their cycle searches stay within [`LAYERS_BUDGET`] preimages, the closure
+    /// with distances beyond. The witness says which one made it.
+    #[default]
+    Auto,
 }
+
+/// The preimages [`WitnessMethod::Auto`] lets the distance layers' cycle searches take before
+/// it hands the lasso to the closure with distances. Measured on the contest nets of
+/// `docs/benchmarks.md` (issue 47): where layers finish clearly first they take 3-21
+/// preimages (Dekker-PT-015, FMS, Kanban, Philosophers); where the closure finishes first
+/// they take 56 (CSRepetitions-PT-03) to 1,092 (LamportFastMutEx-PT-4, 2 ms each) and more
+/// than 33,311 (NeoElection-PT-3, not done in 60 s).
+pub const LAYERS_BUDGET: usize = 32;
 
 impl WitnessMethod {
     pub fn name(self) -> &'static str {
@@ -52,6 +64,7 @@ impl WitnessMethod {
             WitnessMethod::Bfs => "bfs",
             WitnessMethod::Layers => "layers",
             WitnessMethod::Tcd => "tcd",
+            WitnessMethod::Auto => "auto",
         }
     }
 }
@@ -63,6 +76,14 @@ enum Round {
     Above(Option<usize>),
 }
 
+/// A search of [`Checker::budgeted_eg_witness`]: its witness (`None`: the initial state is not
+/// in the EG set), or its budget spent, with the length of the shortest lasso found so far
+/// (the walk of Figure 5.1 or shorter: a bound).
+enum Budgeted {
+    Done(Option<Witness>),
+    Over { best: usize },
+}
+
 /// How a state was first reached by the stem search: the event and the previous state.
 type Parent = Option<(usize, Vec<u32>)>;
 
@@ -70,23 +91,52 @@ impl Checker<'_> {
     /// A shortest witness of `EG` whose satisfying set is `q` (see the module comment); `None`
     /// when the initial state is not in `q`.
     pub(super) fn shortest_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        match self.budgeted_eg_witness(q, usize::MAX)? {
+            Budgeted::Done(w) => Ok(w),
+            Budgeted::Over { .. } => unreachable!("an unbounded budget"),
+        }
+    }
+
+    /// [`WitnessMethod::Auto`]: the shortest lasso by distance layers when their cycle searches
+    /// need at most [`LAYERS_BUDGET`] preimages, else by the closure with distances
+    /// ([`Checker::tcd_eg_witness`]); `None` when the initial state is not in `q`.
+    pub(super) fn auto_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        match self.budgeted_eg_witness(q, LAYERS_BUDGET)? {
+            Budgeted::Done(w) => Ok(w),
+            Budgeted::Over { best } => self.tcd_eg_witness_below(q, Some(best)),
+        }
+    }
+
+    /// [`Checker::shortest_eg_witness`] with at most `budget` preimages in the cycle searches.
+    fn budgeted_eg_witness(&mut self, q: NodeId, budget: usize) -> Result<Budgeted, CtlError> {
         let mark = self.pins.len();
         self.pin(q);
         let r = match self.eg_witness(q) {
-            Ok(Some(walk)) => self.shortest_lasso(q, walk).map(Some),
-            other => other,
+            Ok(Some(walk)) => self.shortest_lasso(q, walk, budget).map(|w| match w {
+                Ok(w) => Budgeted::Done(Some(w)),
+                Err(best) => Budgeted::Over { best },
+            }),
+            Ok(None) => Ok(Budgeted::Done(None)),
+            Err(e) => Err(e),
         };
         self.pins.truncate(mark);
         let mut w = r?;
-        if let Some(w) = &mut w {
+        if let Budgeted::Done(Some(w)) = &mut w {
             w.method = WitnessMethod::Layers;
             w.shortest = true;
         }
         Ok(w)
     }
 
-    /// Steps 2-4 of the module comment, from the walk `walk` as the first bound.
-    fn shortest_lasso(&mut self, q: NodeId, walk: Witness) -> Result<Witness, CtlError> {
+    /// Steps 2-4 of the module comment, from the walk `walk` as the first bound, with at most
+    /// `budget` preimages in the cycle searches (when they need more: `Err` with the length
+    /// of the shortest lasso found so far).
+    fn shortest_lasso(
+        &mut self,
+        q: NodeId,
+        walk: Witness,
+        mut budget: usize,
+    ) -> Result<Result<Witness, usize>, CtlError> {
         let mut best = walk;
         let mut parent: FxHashMap<Vec<u32>, Parent> = FxHashMap::default();
         parent.insert(self.initial.clone(), None);
@@ -115,7 +165,11 @@ impl Checker<'_> {
                     continue;
                 }
                 if i + 1 < best.len() {
-                    if let Some(cycle) = self.shortest_cycle(q, k, best.len() - i - 1)? {
+                    let Some(found) = self.shortest_cycle(q, k, best.len() - i - 1, &mut budget)?
+                    else {
+                        return Ok(Err(best.len()));
+                    };
+                    if let Some(cycle) = found {
                         let mut w = stem(&parent, k);
                         w.events.extend(cycle.events);
                         w.states.extend(cycle.states.into_iter().skip(1));
@@ -133,22 +187,24 @@ impl Checker<'_> {
             layer = next;
             i += 1;
         }
-        Ok(best)
+        Ok(Ok(best))
     }
 
     /// A shortest cycle through the knot `k` within `q` of at most `max` steps, if any, as a
     /// path from `k` back to `k`: backward distance layers to `k` within `q` (`layers[0] =
     /// {k}`, `layers[j]` the other states of `q` at distance `j` to `k`) until `k` itself
-    /// is a predecessor of the last layer, then the walk down the layers from `k`.
+    /// is a predecessor of the last layer, then the walk down the layers from `k`. Each
+    /// preimage takes one from `budget`; `None` when it runs out.
     fn shortest_cycle(
         &mut self,
         q: NodeId,
         k: &[u32],
         max: usize,
-    ) -> Result<Option<Witness>, CtlError> {
+        budget: &mut usize,
+    ) -> Result<Option<Option<Witness>>, CtlError> {
         let mark = self.pins.len();
-        let r = self.cycle_layers(q, k, max);
-        let out = r.map(|layers| layers.map(|l| self.descend_from(k, &l)));
+        let r = self.cycle_layers(q, k, max, budget);
+        let out = r.map(|layers| layers.map(|l| l.map(|l| self.descend_from(k, &l))));
         self.pins.truncate(mark);
         out
     }
@@ -159,7 +215,8 @@ impl Checker<'_> {
         q: NodeId,
         k: &[u32],
         max: usize,
-    ) -> Result<Option<Vec<NodeId>>, CtlError> {
+        budget: &mut usize,
+    ) -> Result<Option<Option<Vec<NodeId>>>, CtlError> {
         let ks = self.reach.state_set(k);
         self.pin(ks);
         let mut layers = vec![ks];
@@ -167,14 +224,18 @@ impl Checker<'_> {
         for _ in 0..max {
             let last = *layers.last().expect("one layer");
             if last.is_empty() {
-                return Ok(None);
+                return Ok(Some(None));
             }
+            let Some(left) = budget.checked_sub(1) else {
+                return Ok(None);
+            };
+            *budget = left;
             let p = self.pre(last)?;
             let p = self.and(p, q);
             if self.member(p, k) {
                 self.pin(p);
                 layers.push(p);
-                return Ok(Some(layers));
+                return Ok(Some(Some(layers)));
             }
             let next = self.minus(p, seen);
             seen = self.or(seen, next);
@@ -183,7 +244,7 @@ impl Checker<'_> {
             layers.push(next);
             self.collect(&[]);
         }
-        Ok(None)
+        Ok(Some(None))
     }
 }
 
@@ -215,6 +276,16 @@ impl Checker<'_> {
     /// 3. MinState of the sum: a knot of a shortest witness and its length (Equation 5.1);
     /// 4. the stem and the cycle rebuilt by [`Checker::tcd_path`] and joined.
     pub(super) fn tcd_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
+        self.tcd_eg_witness_below(q, None)
+    }
+
+    /// [`Checker::tcd_eg_witness`] given the length of a lasso already found, a bound (`None`:
+    /// the walk of Figure 5.1 finds one first).
+    fn tcd_eg_witness_below(
+        &mut self,
+        q: NodeId,
+        walk: Option<usize>,
+    ) -> Result<Option<Witness>, CtlError> {
         if !self.member(q, &self.initial) {
             return Ok(None);
         }
@@ -222,7 +293,7 @@ impl Checker<'_> {
         self.pin(q);
         let dq = self.and(self.dead, q);
         self.pin(dq);
-        let r = self.tcd_lasso(q, dq);
+        let r = self.tcd_lasso(q, dq, walk);
         self.pins.truncate(mark);
         r.map(Some)
     }
@@ -237,11 +308,19 @@ impl Checker<'_> {
     /// minimum above `r` is a lasso, but a shorter one may leave the set, hence the next
     /// round. A set whose MDD is no smaller than `q`'s is replaced by `q` itself, the last
     /// round (the whole closure).
-    fn tcd_lasso(&mut self, q: NodeId, dq: NodeId) -> Result<Witness, CtlError> {
-        let mut bound = self
-            .eg_witness(q)?
-            .map(|w| w.len())
-            .ok_or_else(|| CtlError::Witness("no lasso from the initial state".into()))?;
+    fn tcd_lasso(
+        &mut self,
+        q: NodeId,
+        dq: NodeId,
+        walk: Option<usize>,
+    ) -> Result<Witness, CtlError> {
+        let mut bound = match walk {
+            Some(n) => n,
+            None => self
+                .eg_witness(q)?
+                .map(|w| w.len())
+                .ok_or_else(|| CtlError::Witness("no lasso from the initial state".into()))?,
+        };
         let limits = self.limits;
         let rels = TcdRelations::new(self.reach.dd_mut(), &self.model);
         let q_nodes = self.reach.dd().sets.count_nodes(&[q]);

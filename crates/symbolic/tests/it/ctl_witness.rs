@@ -181,8 +181,8 @@ fn indices(space: &saturn_reference::ExplicitStateSpace<Vec<u64>>) -> HashMap<Ve
 
 /// The witness of `EG g` in every contest net up to [`MCC_MAX_STATES`] markings, for `g` one of
 /// `p >= 1` and `!(p >= 1)` and a few places `p`, in both deadlock readings: a shortest one
-/// (by distance layers and by the closure with distances) replays on the net, stays in `g`,
-/// and is exactly as long as the explicit minimum; the walk of
+/// (by distance layers, by the closure with distances and by auto, one of the two) replays on
+/// the net, stays in `g`, and is exactly as long as the explicit minimum; the walk of
 /// Figure 5.1 ([`WitnessMethod::Bfs`]) replays and is no shorter, and says it is not shortest.
 #[test]
 fn mcc_eg_witnesses_are_shortest() {
@@ -192,6 +192,7 @@ fn mcc_eg_witnesses_are_shortest() {
     shared::mcc_only(&mut dirs);
     let mut checked = 0;
     let mut longer = 0;
+    let mut by_tcd = 0;
     for d in &dirs {
         let Ok(net) = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml")) else {
             continue;
@@ -231,6 +232,17 @@ fn mcc_eg_witnesses_are_shortest() {
                     assert_eq!(t.len(), w.len(), "{what}: tcd not shortest");
                     let st = replay(&net, &model, &order, &index, &t, mode).unwrap();
                     assert!(st.iter().all(|&s| sg[s]), "{what}: tcd leaves the argument");
+                    // auto: one of the two, by the layers' budget
+                    checker.set_witness_method(WitnessMethod::Auto);
+                    let a = checker.witness(&f).unwrap().expect("auto finds one too");
+                    assert!(a.shortest, "{what}");
+                    assert!(
+                        matches!(a.method, WitnessMethod::Layers | WitnessMethod::Tcd),
+                        "{what}"
+                    );
+                    assert_eq!(a.len(), w.len(), "{what}: auto not shortest");
+                    replay(&net, &model, &order, &index, &a, mode).unwrap();
+                    by_tcd += usize::from(a.method == WitnessMethod::Tcd);
                     checker.set_witness_method(WitnessMethod::Bfs);
                     let walk = checker
                         .witness(&f)
@@ -248,7 +260,9 @@ fn mcc_eg_witnesses_are_shortest() {
             }
         }
     }
-    eprintln!("{checked} EG witnesses shortest on the contest nets ({longer} walks longer)");
+    eprintln!(
+        "{checked} EG witnesses shortest on the contest nets ({longer} walks longer, {by_tcd} by auto's closure)"
+    );
     assert!(checked > 0 || !shared::required(), "no contest net checked");
 }
 
