@@ -811,3 +811,40 @@ fn a_run_that_does_not_stop_itself_is_cut_after_its_timeout() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("(cut 2 s after it"), "{err}");
 }
+
+/// The walks guided by the state equation, as a user meets them: on `trapped-chain.pnml` (a
+/// chain of 60 steps with a dead-end trap beside each, and an unbounded pump; see the file) a
+/// uniform random walk does not get far down the chain, and the symbolic side cannot generate
+/// an infinite state space; the state equation's solutions guide walks down it, which show
+/// every place changing (StableMarking FALSE) and every transition enabled (QuasiLiveness
+/// TRUE), as the net's construction says, with `TECHNIQUES EXPLICIT LINEAR_EQUATIONS`; the
+/// rest is CANNOT_COMPUTE on an unbounded net, within the time limit, exit 0.
+#[test]
+fn guided_walks_decide_the_global_properties_deep_in_a_net() {
+    let dir = ContestDir::new("trapped-chain.pnml");
+    let m = measured(&[
+        "mcc",
+        &dir.path(),
+        "--examination",
+        "GlobalProperties",
+        "--timeout",
+        "10",
+    ]);
+    assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
+    no_panic(&m.stderr);
+    assert!(m.wall_seconds < 15.0, "{:.1} s", m.wall_seconds);
+    let mut lines: Vec<&str> = m.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "FORMULA Liveness CANNOT_COMPUTE",
+            "FORMULA OneSafe FALSE TECHNIQUES EXPLICIT",
+            "FORMULA QuasiLiveness TRUE TECHNIQUES EXPLICIT LINEAR_EQUATIONS",
+            "FORMULA ReachabilityDeadlock CANNOT_COMPUTE",
+            "FORMULA StableMarking FALSE TECHNIQUES EXPLICIT LINEAR_EQUATIONS",
+        ],
+        "{}",
+        m.stdout
+    );
+}

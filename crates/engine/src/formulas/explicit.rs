@@ -36,6 +36,7 @@ use saturn_symbolic::{Interrupted, Limits, Progress};
 
 mod global;
 
+use super::guided;
 use super::local::Local;
 use super::por_reach::{Cut, PorReach};
 use super::reduce::{reduce, support_of, Reduced};
@@ -321,7 +322,7 @@ pub(super) fn run(
             open
         });
         tracks.open.retain(|(n, t)| {
-            let Track::Reach { ef, .. } = t else {
+            let Track::Reach { ef, target } = t else {
                 return true;
             };
             let Some(dnf) = widened.get(n) else {
@@ -332,12 +333,19 @@ pub(super) fn run(
             }
             let started = Instant::now();
             let time = lp_time.min(EQUATION_EACH);
-            let out = state_equation::unreachable(inc, dnf, time, &|| stop() || board.decided(*n));
-            lp_time = lp_time.saturating_sub(started.elapsed());
+            let stop_this = || stop() || board.decided(*n);
+            let out = state_equation::unreachable(inc, dnf, time, &stop_this);
             if out {
                 board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
+            } else {
+                // not out of reach by the relaxation: its solution guides walks to the target
+                let until = started + time;
+                if guided::reached(net, inc, target, dnf, until, time, &stop_this, &mut |_| {}) {
+                    board.decide(*n, Value::Bool(*ef), Technique::GuidedWalk);
+                }
             }
-            !out
+            lp_time = lp_time.saturating_sub(started.elapsed());
+            !board.decided(*n)
         });
     }
     // the reachability formulas one at a time, by the reduced search; the UpperBounds one at

@@ -25,6 +25,7 @@
 //! once the symbolic side has tried every question.
 
 mod explicit;
+mod guided;
 mod local;
 mod por_reach;
 mod reduce;
@@ -97,6 +98,8 @@ pub enum Technique {
     PartialOrder,
     /// The same search on the net reduced structurally for the formula ([`reduce`]).
     Reduction,
+    /// A walk guided by the state equation's solution that reached the target ([`guided`]).
+    GuidedWalk,
 }
 
 impl Technique {
@@ -109,6 +112,7 @@ impl Technique {
             Technique::StateEquation => "state-equation",
             Technique::PartialOrder => "partial-order",
             Technique::Reduction => "structural-reduction",
+            Technique::GuidedWalk => "guided-walk",
         }
     }
 
@@ -120,6 +124,7 @@ impl Technique {
             Technique::StateEquation => "LINEAR_EQUATIONS",
             Technique::PartialOrder => "EXPLICIT STUBBORN_SETS",
             Technique::Reduction => "STRUCTURAL_REDUCTION EXPLICIT STUBBORN_SETS",
+            Technique::GuidedWalk => "EXPLICIT LINEAR_EQUATIONS",
         }
     }
 }

@@ -55,6 +55,9 @@ const MOST_CONJUNCTIONS: usize = 32;
 /// The incidence matrix by transition: `(place, post - pre)`, sorted, no zeros.
 pub struct Incidence {
     columns: Vec<Vec<(usize, i64)>>,
+    /// The transition of each column (transitions that change nothing have none).
+    of: Vec<usize>,
+    transitions: usize,
     m0: Vec<i128>,
     places: usize,
     /// Per place: a proven bound on its tokens in every reachable marking (`None`: unknown),
@@ -66,7 +69,8 @@ impl Incidence {
     /// `None` when a weight does not fit an `i64`.
     pub fn new(net: &PetriNet) -> Option<Incidence> {
         let mut columns = Vec::with_capacity(net.transitions.len());
-        for t in &net.transitions {
+        let mut of = Vec::with_capacity(net.transitions.len());
+        for (i, t) in net.transitions.iter().enumerate() {
             let mut col: Vec<(usize, i64)> = Vec::new();
             for a in &t.inputs {
                 col.push((a.place, -i64::try_from(a.weight).ok()?));
@@ -85,10 +89,13 @@ impl Incidence {
             merged.retain(|&(_, w)| w != 0);
             if !merged.is_empty() {
                 columns.push(merged);
+                of.push(i);
             }
         }
         Some(Incidence {
             columns,
+            of,
+            transitions: net.transitions.len(),
             m0: net.places.iter().map(|p| i128::from(p.initial)).collect(),
             places: net.places.len(),
             bounds: vec![None; net.places.len()],
@@ -458,4 +465,70 @@ pub fn bound(inc: &Incidence, expr: &LinExpr, time: Duration) -> Option<i128> {
             top.div_euclid(d).checked_add(i128::from(expr.constant))
         })
         .min()
+}
+
+/// A solution of the state equation that meets the conjunction `rows`, as firing counts by
+/// transition (the relaxation's least total, each count rounded up), within `time`: the
+/// guide of [`super::guided`]'s walks. `None` when the program has no solution in time. Not
+/// a proof of anything: a count vector of the relaxation may have no firing sequence.
+pub fn parikh(inc: &Incidence, rows: &[Row], time: Duration) -> Option<Vec<u64>> {
+    let mut p = Problem::new(OptimizationDirection::Minimize);
+    let vars: Vec<microlp::Variable> = inc
+        .columns
+        .iter()
+        .map(|_| p.add_var(1.0, (0.0, f64::INFINITY)))
+        .collect();
+    // m0 + C·x >= 0, place by place
+    let mut by_place: Vec<Vec<(usize, i64)>> = vec![Vec::new(); inc.places];
+    for (c, col) in inc.columns.iter().enumerate() {
+        for &(q, w) in col {
+            by_place[q].push((c, w));
+        }
+    }
+    for (q, terms) in by_place.iter().enumerate() {
+        if terms.iter().all(|&(_, w)| w > 0) {
+            continue;
+        }
+        let mut e = LinearExpr::empty();
+        for &(c, w) in terms {
+            e.add(vars[c], w as f64);
+        }
+        p.add_constraint(e, ComparisonOp::Ge, -(inc.m0[q] as f64));
+    }
+    // g·(m0 + C·x) >= h, row by row
+    for r in rows {
+        let gm0: i128 = r
+            .terms
+            .iter()
+            .map(|&(q, c)| i128::from(c) * inc.m0[q])
+            .sum();
+        let mut e = LinearExpr::empty();
+        for (c, col) in inc.columns.iter().enumerate() {
+            let (mut i, mut j, mut gc) = (0, 0, 0i128);
+            while i < r.terms.len() && j < col.len() {
+                match r.terms[i].0.cmp(&col[j].0) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        gc += i128::from(r.terms[i].1) * i128::from(col[j].1);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            if gc != 0 {
+                e.add(vars[c], gc as f64);
+            }
+        }
+        p.add_constraint(e, ComparisonOp::Ge, (r.rhs - gm0) as f64);
+    }
+    let x = solve(p, &vars, time)?;
+    let mut counts = vec![0u64; inc.transitions];
+    for (c, v) in x.into_iter().enumerate() {
+        if !v.is_finite() || v > 1e12 {
+            return None;
+        }
+        counts[inc.of[c]] = (v - 1e-6).ceil().max(0.0) as u64;
+    }
+    Some(counts)
 }

@@ -45,6 +45,10 @@ impl Checker<'_> {
 
     /// `Liveness`: `AG EF enabled(t)` for every transition `t`, i.e. `EF enabled(t)` covers the
     /// reachable states. A reachable deadlock or a transition never enabled settles it at once.
+    /// Then one backward search: when the initial state is a home state (`EF init` covers the
+    /// reachable states), every reachable state goes back to it and, the net being quasi-live,
+    /// on to a state enabling any transition, so the net is live. Otherwise one `EF` per
+    /// transition. The backward searches are the checker's EU method (saturation by default).
     pub fn liveness(&mut self, transitions: usize) -> Result<bool, CtlError> {
         if transitions == 0 {
             return Ok(true);
@@ -52,12 +56,25 @@ impl Checker<'_> {
         if self.reachability_deadlock() || !self.quasi_liveness(transitions)? {
             return Ok(false);
         }
+        let mark = self.pins.len();
+        let r = self.live_after_quasi_live(transitions);
+        self.pins.truncate(mark);
+        r
+    }
+
+    /// [`Checker::liveness`] past its first checks.
+    fn live_after_quasi_live(&mut self, transitions: usize) -> Result<bool, CtlError> {
+        let (rch, init) = (self.rch, self.init);
+        if self.eu(None, rch, init)? == rch {
+            return Ok(true);
+        }
         for t in 0..transitions {
             let en = self.sat(&StateFormula::Enabled(vec![t]))?;
-            let ef = self.eu_trad(self.rch, en)?;
-            if ef != self.rch {
+            self.pin(en);
+            if self.eu(None, rch, en)? != rch {
                 return Ok(false);
             }
+            self.collect(&[]);
         }
         Ok(true)
     }

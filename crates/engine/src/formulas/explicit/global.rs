@@ -20,6 +20,7 @@ use saturn_logic::{Atom, CmpOp, LinExpr, StateFormula};
 use saturn_model::PetriNet;
 use saturn_symbolic::Limits;
 
+use super::super::guided;
 use super::super::por_reach::{Cut, PorReach};
 use super::super::reduce::{moved_places, reduce, Reduced};
 use super::super::state_equation::{self, Incidence};
@@ -288,20 +289,48 @@ fn each_target(
         // a share of the phase for the programs, a few seconds at most
         let share = end.saturating_duration_since(Instant::now()) / 3;
         let until = Instant::now() + share.min(super::EQUATION_TIME);
+        // what the guided walks show decides the kind once every item is seen
+        let settle = |seen: &Seen| match kind {
+            Kind::Enabled if seen.never_enabled == 0 => {
+                if let Some(n) = open.quasi_liveness {
+                    board.decide(n, Value::Bool(true), Technique::GuidedWalk);
+                }
+            }
+            Kind::Changes if seen.stable_left == 0 => {
+                if let Some(n) = open.stable {
+                    board.decide(n, Value::Bool(false), Technique::GuidedWalk);
+                }
+            }
+            _ => {}
+        };
         items.retain(|&i| {
             if stop() || board.decided(key) || Instant::now() >= until {
                 return true;
             }
-            let dnf = state_equation::widen(net, &kind.target(net, i), false);
+            if known(seen, i) {
+                return false;
+            }
+            let target = kind.target(net, i);
+            let dnf = state_equation::widen(net, &target, false);
             let time = until
                 .saturating_duration_since(Instant::now())
                 .min(super::EQUATION_EACH);
-            let out =
-                state_equation::unreachable(inc, &dnf, time, &|| stop() || board.decided(key));
-            if out {
+            let stop_this = || stop() || board.decided(key);
+            if state_equation::unreachable(inc, &dnf, time, &stop_this) {
                 tell(seen, i, false, Technique::StateEquation);
+                return false;
             }
-            !out
+            // the relaxation's solution guides walks to the target
+            let walk_until = until.min(Instant::now() + time);
+            let mut show = |m: &[u64]| seen.update(net, m);
+            let found = guided::reached(
+                net, inc, &target, &dnf, walk_until, time, &stop_this, &mut show,
+            );
+            if found {
+                tell(seen, i, true, Technique::GuidedWalk);
+            }
+            settle(seen);
+            !found
         });
     }
     let bytes = crate::explicit_bytes(limits);

@@ -1,0 +1,275 @@
+//! Walks guided by the state equation (issue 49, item 3), as ITS-Tools finds markings deep in
+//! a net: where the state equation cannot show a target out of reach, its relaxation's least
+//! solution that meets the target ([`state_equation::parikh`]: a firing count per transition)
+//! says which transitions a path to it may take and how often. A walk from the initial
+//! marking fires, at random, enabled transitions whose counts are not used up, until it meets
+//! the target or no such transition is enabled. A walk that meets the target has fired a path
+//! of the net, so the target is reachable (exact, whatever the program's rounding); one that
+//! does not proves nothing.
+
+use std::time::Instant;
+
+use saturn_logic::StateFormula;
+use saturn_model::PetriNet;
+
+use super::state_equation::{self, Dnf, Incidence};
+
+/// The walks tried on one solution.
+pub(super) const GUIDED_TRIES: usize = 32;
+
+/// Does a walk guided by `counts` (firing counts by transition) reach a marking of `target`?
+/// Each walk fires, at random, an enabled transition whose count is not used up; when there
+/// is none, a detour: an enabled transition that puts tokens where a transition with a count
+/// left lacks them, or else any enabled transition, at most `4 × Σ counts + 64` detours in a
+/// walk (the relaxation does not count the tokens that cycle through a path). At most `tries`
+/// walks, until `until` or `stop`; every marking fired to is shown to `visit`. Deterministic:
+/// the generator has a fixed seed.
+pub(super) fn guided_walk(
+    net: &PetriNet,
+    counts: &[u64],
+    target: &StateFormula,
+    tries: usize,
+    until: Instant,
+    stop: &dyn Fn() -> bool,
+    visit: &mut dyn FnMut(&[u64]),
+) -> bool {
+    let holds = |m: &[u64]| saturn_ltl::net::eval(net, target, m);
+    let m0 = net.initial_marking();
+    if holds(&m0) {
+        return true;
+    }
+    let nt = net.transitions.len();
+    let support: Vec<usize> = (0..counts.len()).filter(|&t| counts[t] > 0).collect();
+    let total: u64 = counts.iter().sum();
+    let most_detours = total.saturating_mul(4).saturating_add(64);
+    let mut rng = saturn_model::bounded::Rng::seeded();
+    let mut can = Vec::with_capacity(nt);
+    let mut lacking = vec![false; net.places.len()];
+    let mut steps = 0u64;
+    for _ in 0..tries {
+        let mut m = m0.clone();
+        let mut left = counts.to_vec();
+        let mut detours = 0u64;
+        loop {
+            can.clear();
+            can.extend(
+                support
+                    .iter()
+                    .copied()
+                    .filter(|&t| left[t] > 0 && net.enabled(t, &m)),
+            );
+            let counted = !can.is_empty();
+            if !counted {
+                if detours >= most_detours {
+                    break;
+                }
+                detours += 1;
+                // the places where a transition with a count left lacks tokens
+                lacking.iter_mut().for_each(|x| *x = false);
+                for &t in support.iter().filter(|&&t| left[t] > 0) {
+                    for a in &net.transitions[t].inputs {
+                        if m[a.place] < a.weight {
+                            lacking[a.place] = true;
+                        }
+                    }
+                }
+                let feeds = |t: usize| net.transitions[t].outputs.iter().any(|a| lacking[a.place]);
+                can.extend((0..nt).filter(|&t| net.enabled(t, &m) && feeds(t)));
+                if can.is_empty() {
+                    can.extend((0..nt).filter(|&t| net.enabled(t, &m)));
+                }
+                if can.is_empty() {
+                    break;
+                }
+            }
+            let t = can[rng.below(can.len())];
+            let tr = &net.transitions[t];
+            for a in &tr.inputs {
+                m[a.place] -= a.weight;
+            }
+            for a in &tr.outputs {
+                match m[a.place].checked_add(a.weight) {
+                    Some(v) => m[a.place] = v,
+                    None => return false,
+                }
+            }
+            if counted {
+                left[t] -= 1;
+            }
+            visit(&m);
+            if holds(&m) {
+                return true;
+            }
+            steps += 1;
+            if steps.is_multiple_of(256) && (Instant::now() >= until || stop()) {
+                return false;
+            }
+        }
+        if Instant::now() >= until || stop() {
+            return false;
+        }
+    }
+    false
+}
+
+/// Is `target` (widened to `dnf` by [`state_equation::widen`]) reached by a walk guided by the
+/// state equation's solution of one of its conjunctions (those the places' bounds leave
+/// possible)? Within `until`, each program within `each`; every marking the walks fire to is
+/// shown to `visit`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn reached(
+    net: &PetriNet,
+    inc: &Incidence,
+    target: &StateFormula,
+    dnf: &Dnf,
+    until: Instant,
+    each: std::time::Duration,
+    stop: &dyn Fn() -> bool,
+    visit: &mut dyn FnMut(&[u64]),
+) -> bool {
+    dnf.iter().any(|rows| {
+        let left = until.saturating_duration_since(Instant::now()).min(each);
+        if left.is_zero() || stop() || state_equation::outside(rows, &inc.bounds) {
+            return false;
+        }
+        let Some(counts) = state_equation::parikh(inc, rows, left) else {
+            return false;
+        };
+        guided_walk(net, &counts, target, GUIDED_TRIES, until, stop, visit)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use saturn_logic::{Atom, CmpOp, LinExpr};
+    use saturn_model::{Arc, Place, Transition};
+    use std::time::Duration;
+
+    fn marked(p: usize, k: i64) -> StateFormula {
+        StateFormula::Atom(Atom {
+            lhs: LinExpr {
+                terms: vec![(p, 1)],
+                constant: 0,
+            },
+            op: CmpOp::Ge,
+            bound: k,
+        })
+    }
+
+    /// A chain of `n` places where each step has a dead-end branch beside it: a uniform random
+    /// walk reaches the end with probability 2^-n, the walk guided by the state equation
+    /// (which counts no dead-end firing) always.
+    fn chain_with_traps(n: usize) -> PetriNet {
+        let mut places = vec![];
+        for i in 0..=n {
+            places.push(Place {
+                id: format!("p{i}"),
+                name: format!("p{i}"),
+                initial: u64::from(i == 0),
+            });
+        }
+        let mut transitions = vec![];
+        for i in 0..n {
+            let trap = places.len();
+            places.push(Place {
+                id: format!("trap{i}"),
+                name: format!("trap{i}"),
+                initial: 0,
+            });
+            let arc = |place| Arc { place, weight: 1 };
+            for (id, to) in [(format!("go{i}"), i + 1), (format!("fall{i}"), trap)] {
+                transitions.push(Transition {
+                    id: id.clone(),
+                    name: id,
+                    inputs: vec![arc(i)],
+                    outputs: vec![arc(to)],
+                    inhibitors: vec![],
+                });
+            }
+        }
+        PetriNet {
+            name: "chain".into(),
+            places,
+            transitions,
+        }
+    }
+
+    #[test]
+    fn the_guided_walk_finds_what_a_random_one_misses() {
+        let net = chain_with_traps(60);
+        let inc = Incidence::new(&net).unwrap();
+        let target = marked(60, 1);
+        let dnf = state_equation::widen(&net, &target, false);
+        let until = Instant::now() + Duration::from_secs(20);
+        let each = Duration::from_secs(10);
+        let mut deepest = 0;
+        let mut visit =
+            |m: &[u64]| deepest = deepest.max((0..=60).rfind(|&i| m[i] > 0).unwrap_or(0));
+        assert!(reached(
+            &net,
+            &inc,
+            &target,
+            &dnf,
+            until,
+            each,
+            &|| false,
+            &mut visit
+        ));
+        assert_eq!(deepest, 60, "the walk's markings are shown");
+        // the uniform walks of [`super::super::walk`] do not get there
+        let end = net.place_index("p60").unwrap();
+        let mut seen = false;
+        super::super::walk::walk(&net, Duration::from_secs(2), &|| false, &mut |m, _| {
+            seen |= m[end] > 0;
+            seen
+        });
+        assert!(!seen, "a uniform walk found it too: the test shows nothing");
+    }
+
+    #[test]
+    fn an_unrealisable_solution_reaches_nothing() {
+        // the state equation reaches p1 >= 1 by firing t once, but t needs p1 itself
+        let arc = |place| Arc { place, weight: 1 };
+        let net = PetriNet {
+            name: "loop".into(),
+            places: vec![
+                Place {
+                    id: "p0".into(),
+                    name: "p0".into(),
+                    initial: 1,
+                },
+                Place {
+                    id: "p1".into(),
+                    name: "p1".into(),
+                    initial: 0,
+                },
+            ],
+            transitions: vec![Transition {
+                id: "t".into(),
+                name: "t".into(),
+                inputs: vec![Arc {
+                    place: 1,
+                    weight: 1,
+                }],
+                outputs: vec![arc(1), arc(0)],
+                inhibitors: vec![],
+            }],
+        };
+        let inc = Incidence::new(&net).unwrap();
+        let target = marked(0, 2);
+        let dnf = state_equation::widen(&net, &target, false);
+        let until = Instant::now() + Duration::from_secs(5);
+        let each = Duration::from_secs(5);
+        assert!(!reached(
+            &net,
+            &inc,
+            &target,
+            &dnf,
+            until,
+            each,
+            &|| false,
+            &mut |_| {}
+        ));
+    }
+}
