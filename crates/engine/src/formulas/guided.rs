@@ -13,6 +13,7 @@ use saturn_logic::StateFormula;
 use saturn_model::PetriNet;
 
 use super::state_equation::{self, Dnf, Incidence};
+use super::walk::fire;
 
 /// The walks tried on one solution.
 pub(super) const GUIDED_TRIES: usize = 32;
@@ -83,15 +84,8 @@ pub(super) fn guided_walk(
                 }
             }
             let t = can[rng.below(can.len())];
-            let tr = &net.transitions[t];
-            for a in &tr.inputs {
-                m[a.place] -= a.weight;
-            }
-            for a in &tr.outputs {
-                match m[a.place].checked_add(a.weight) {
-                    Some(v) => m[a.place] = v,
-                    None => return false,
-                }
+            if !fire(net, t, &mut m) {
+                return false;
             }
             if counted {
                 left[t] -= 1;
@@ -146,6 +140,14 @@ mod tests {
     use saturn_model::{Arc, Place, Transition};
     use std::time::Duration;
 
+    fn place(id: String, initial: u64) -> Place {
+        Place {
+            id: id.clone(),
+            name: id,
+            initial,
+        }
+    }
+
     fn marked(p: usize, k: i64) -> StateFormula {
         StateFormula::Atom(Atom {
             lhs: LinExpr {
@@ -163,20 +165,12 @@ mod tests {
     fn chain_with_traps(n: usize) -> PetriNet {
         let mut places = vec![];
         for i in 0..=n {
-            places.push(Place {
-                id: format!("p{i}"),
-                name: format!("p{i}"),
-                initial: u64::from(i == 0),
-            });
+            places.push(place(format!("p{i}"), u64::from(i == 0)));
         }
         let mut transitions = vec![];
         for i in 0..n {
             let trap = places.len();
-            places.push(Place {
-                id: format!("trap{i}"),
-                name: format!("trap{i}"),
-                initial: 0,
-            });
+            places.push(place(format!("trap{i}"), 0));
             let arc = |place| Arc { place, weight: 1 };
             for (id, to) in [(format!("go{i}"), i + 1), (format!("fall{i}"), trap)] {
                 transitions.push(Transition {
@@ -233,18 +227,7 @@ mod tests {
         let arc = |place| Arc { place, weight: 1 };
         let net = PetriNet {
             name: "loop".into(),
-            places: vec![
-                Place {
-                    id: "p0".into(),
-                    name: "p0".into(),
-                    initial: 1,
-                },
-                Place {
-                    id: "p1".into(),
-                    name: "p1".into(),
-                    initial: 0,
-                },
-            ],
+            places: vec![place("p0".into(), 1), place("p1".into(), 0)],
             transitions: vec![Transition {
                 id: "t".into(),
                 name: "t".into(),

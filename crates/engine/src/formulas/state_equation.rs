@@ -303,6 +303,23 @@ fn scaled(x: f64, d: i128) -> Option<i128> {
     (v.is_finite() && v.abs() < 1e15).then_some(v as i128)
 }
 
+/// `g·C[.][t]`: the row's coefficients times the column's (both sorted by place).
+fn row_times_column(r: &Row, col: &[(usize, i64)]) -> i128 {
+    let (mut i, mut j, mut gc) = (0, 0, 0i128);
+    while i < r.terms.len() && j < col.len() {
+        match r.terms[i].0.cmp(&col[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                gc += i128::from(r.terms[i].1) * i128::from(col[j].1);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    gc
+}
+
 /// Is the conjunction `rows` empty on the relaxation of the state equation? `true` only with
 /// a checked certificate (see the module documentation); within `time`.
 fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
@@ -337,20 +354,7 @@ fn empty(inc: &Incidence, rows: &[Row], time: Duration) -> bool {
             *coef.entry(q).or_default() += c as f64;
         }
         for (k, r) in rows.iter().enumerate() {
-            // g_r·C[.][t]
-            let mut gc = 0i128;
-            let (mut i, mut j) = (0, 0);
-            while i < r.terms.len() && j < col.len() {
-                match r.terms[i].0.cmp(&col[j].0) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => {
-                        gc += i128::from(r.terms[i].1) * i128::from(col[j].1);
-                        i += 1;
-                        j += 1;
-                    }
-                }
-            }
+            let gc = row_times_column(r, col);
             if gc != 0 {
                 *coef.entry(n + k).or_default() += gc as f64;
             }
@@ -504,18 +508,7 @@ pub fn parikh(inc: &Incidence, rows: &[Row], time: Duration) -> Option<Vec<u64>>
             .sum();
         let mut e = LinearExpr::empty();
         for (c, col) in inc.columns.iter().enumerate() {
-            let (mut i, mut j, mut gc) = (0, 0, 0i128);
-            while i < r.terms.len() && j < col.len() {
-                match r.terms[i].0.cmp(&col[j].0) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => {
-                        gc += i128::from(r.terms[i].1) * i128::from(col[j].1);
-                        i += 1;
-                        j += 1;
-                    }
-                }
-            }
+            let gc = row_times_column(r, col);
             if gc != 0 {
                 e.add(vars[c], gc as f64);
             }

@@ -54,20 +54,29 @@ pub(super) fn walk(
                 break;
             }
             let t = enabled[rng.below(enabled.len())];
-            let tr = &net.transitions[t];
-            for a in &tr.inputs {
-                m[a.place] -= a.weight;
-            }
-            for a in &tr.outputs {
-                // a place past u64 ends the walk (the search reports the overflow)
-                match m[a.place].checked_add(a.weight) {
-                    Some(v) => m[a.place] = v,
-                    None => return false,
-                }
+            // a place past u64 ends the walk (the search reports the overflow)
+            if !fire(net, t, &mut m) {
+                return false;
             }
         }
         if start.elapsed() >= time || stop() {
             return false;
         }
     }
+}
+
+/// Fire the enabled transition `t` in `m`; `false` (and `m` left part-fired) when a place
+/// would pass `u64`.
+pub(super) fn fire(net: &PetriNet, t: usize, m: &mut [u64]) -> bool {
+    let tr = &net.transitions[t];
+    for a in &tr.inputs {
+        m[a.place] -= a.weight;
+    }
+    for a in &tr.outputs {
+        match m[a.place].checked_add(a.weight) {
+            Some(v) => m[a.place] = v,
+            None => return false,
+        }
+    }
+    true
 }
