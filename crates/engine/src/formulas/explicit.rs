@@ -334,15 +334,15 @@ pub(super) fn run(
             let started = Instant::now();
             let time = lp_time.min(EQUATION_EACH);
             let stop_this = || stop() || board.decided(*n);
-            let out = state_equation::unreachable(inc, dnf, time, &stop_this);
-            if out {
-                board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
-            } else {
-                // not out of reach by the relaxation: its solution guides walks to the target
-                let until = started + time;
-                if guided::reached(net, inc, target, dnf, until, time, &stop_this, &mut |_| {}) {
+            // out of reach by the relaxation, or reached by a walk its solution guides
+            match guided::decide(net, inc, target, dnf, time, &stop_this, &mut |_| {}) {
+                Some(false) => {
+                    board.decide(*n, Value::Bool(!*ef), Technique::StateEquation);
+                }
+                Some(true) => {
                     board.decide(*n, Value::Bool(*ef), Technique::GuidedWalk);
                 }
+                None => {}
             }
             lp_time = lp_time.saturating_sub(started.elapsed());
             !board.decided(*n)

@@ -7,7 +7,7 @@
 //! of the net, so the target is reachable (exact, whatever the program's rounding); one that
 //! does not proves nothing.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use saturn_logic::StateFormula;
 use saturn_model::PetriNet;
@@ -75,12 +75,12 @@ pub(super) fn guided_walk(
                     }
                 }
                 let feeds = |t: usize| net.transitions[t].outputs.iter().any(|a| lacking[a.place]);
-                can.extend((0..nt).filter(|&t| net.enabled(t, &m) && feeds(t)));
-                if can.is_empty() {
-                    can.extend((0..nt).filter(|&t| net.enabled(t, &m)));
-                }
+                can.extend((0..nt).filter(|&t| net.enabled(t, &m)));
                 if can.is_empty() {
                     break;
+                }
+                if can.iter().any(|&t| feeds(t)) {
+                    can.retain(|&t| feeds(t));
                 }
             }
             let t = can[rng.below(can.len())];
@@ -106,23 +106,39 @@ pub(super) fn guided_walk(
     false
 }
 
-/// Is `target` (widened to `dnf` by [`state_equation::widen`]) reached by a walk guided by the
-/// state equation's solution of one of its conjunctions (those the places' bounds leave
-/// possible)? Within `until`, each program within `each`; every marking the walks fire to is
-/// shown to `visit`.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn reached(
+/// The state equation on `target` (widened to `dnf` by [`state_equation::widen`]) within
+/// `time`: `Some(false)` when it shows the target out of reach ([`state_equation::unreachable`],
+/// certified), `Some(true)` when a walk guided by its solution reaches it, `None` otherwise.
+/// Every marking the walks fire to is shown to `visit`.
+pub(super) fn decide(
+    net: &PetriNet,
+    inc: &Incidence,
+    target: &StateFormula,
+    dnf: &Dnf,
+    time: Duration,
+    stop: &dyn Fn() -> bool,
+    visit: &mut dyn FnMut(&[u64]),
+) -> Option<bool> {
+    let until = Instant::now() + time;
+    if state_equation::unreachable(inc, dnf, time, stop) {
+        return Some(false);
+    }
+    reached(net, inc, target, dnf, until, stop, visit).then_some(true)
+}
+
+/// Is `target` reached by a walk guided by the state equation's solution of one of the
+/// conjunctions of `dnf` (those the places' bounds leave possible)? Within `until`.
+fn reached(
     net: &PetriNet,
     inc: &Incidence,
     target: &StateFormula,
     dnf: &Dnf,
     until: Instant,
-    each: std::time::Duration,
     stop: &dyn Fn() -> bool,
     visit: &mut dyn FnMut(&[u64]),
 ) -> bool {
     dnf.iter().any(|rows| {
-        let left = until.saturating_duration_since(Instant::now()).min(each);
+        let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() || stop() || state_equation::outside(rows, &inc.bounds) {
             return false;
         }
@@ -138,7 +154,6 @@ mod tests {
     use super::*;
     use saturn_logic::{Atom, CmpOp, LinExpr};
     use saturn_model::{Arc, Place, Transition};
-    use std::time::Duration;
 
     fn place(id: String, initial: u64) -> Place {
         Place {
@@ -189,27 +204,32 @@ mod tests {
         }
     }
 
+    /// [`decide`] on `target` in `net` within 10 s, showing the walks' markings to `visit`.
+    fn decided(
+        net: &PetriNet,
+        target: &StateFormula,
+        visit: &mut dyn FnMut(&[u64]),
+    ) -> Option<bool> {
+        let inc = Incidence::new(net).unwrap();
+        let dnf = state_equation::widen(net, target, false);
+        decide(
+            net,
+            &inc,
+            target,
+            &dnf,
+            Duration::from_secs(10),
+            &|| false,
+            visit,
+        )
+    }
+
     #[test]
     fn the_guided_walk_finds_what_a_random_one_misses() {
         let net = chain_with_traps(60);
-        let inc = Incidence::new(&net).unwrap();
-        let target = marked(60, 1);
-        let dnf = state_equation::widen(&net, &target, false);
-        let until = Instant::now() + Duration::from_secs(20);
-        let each = Duration::from_secs(10);
         let mut deepest = 0;
         let mut visit =
             |m: &[u64]| deepest = deepest.max((0..=60).rfind(|&i| m[i] > 0).unwrap_or(0));
-        assert!(reached(
-            &net,
-            &inc,
-            &target,
-            &dnf,
-            until,
-            each,
-            &|| false,
-            &mut visit
-        ));
+        assert_eq!(decided(&net, &marked(60, 1), &mut visit), Some(true));
         assert_eq!(deepest, 60, "the walk's markings are shown");
         // the uniform walks of [`super::super::walk`] do not get there
         let end = net.place_index("p60").unwrap();
@@ -223,7 +243,7 @@ mod tests {
 
     #[test]
     fn an_unrealisable_solution_reaches_nothing() {
-        // the state equation reaches p1 >= 1 by firing t once, but t needs p1 itself
+        // the state equation reaches p0 >= 2 by firing t once, but t needs p1, never marked
         let arc = |place| Arc { place, weight: 1 };
         let net = PetriNet {
             name: "loop".into(),
@@ -231,28 +251,11 @@ mod tests {
             transitions: vec![Transition {
                 id: "t".into(),
                 name: "t".into(),
-                inputs: vec![Arc {
-                    place: 1,
-                    weight: 1,
-                }],
+                inputs: vec![arc(1)],
                 outputs: vec![arc(1), arc(0)],
                 inhibitors: vec![],
             }],
         };
-        let inc = Incidence::new(&net).unwrap();
-        let target = marked(0, 2);
-        let dnf = state_equation::widen(&net, &target, false);
-        let until = Instant::now() + Duration::from_secs(5);
-        let each = Duration::from_secs(5);
-        assert!(!reached(
-            &net,
-            &inc,
-            &target,
-            &dnf,
-            until,
-            each,
-            &|| false,
-            &mut |_| {}
-        ));
+        assert_eq!(decided(&net, &marked(0, 2), &mut |_| {}), None);
     }
 }

@@ -93,7 +93,9 @@ impl Checker<'_> {
     pub(super) fn shortest_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
         match self.budgeted_eg_witness(q, usize::MAX)? {
             Budgeted::Done(w) => Ok(w),
-            Budgeted::Over { .. } => unreachable!("an unbounded budget"),
+            Budgeted::Over { .. } => {
+                Err(CtlError::Witness("the layers ran out of preimages".into()))
+            }
         }
     }
 

@@ -316,21 +316,16 @@ fn each_target(
                 .saturating_duration_since(Instant::now())
                 .min(super::EQUATION_EACH);
             let stop_this = || stop() || board.decided(key);
-            if state_equation::unreachable(inc, &dnf, time, &stop_this) {
-                tell(seen, i, false, Technique::StateEquation);
-                return false;
-            }
-            // the relaxation's solution guides walks to the target
-            let walk_until = until.min(Instant::now() + time);
+            // out of reach by the relaxation, or reached by a walk its solution guides
             let mut show = |m: &[u64]| seen.update(net, m);
-            let found = guided::reached(
-                net, inc, &target, &dnf, walk_until, time, &stop_this, &mut show,
-            );
-            if found {
-                tell(seen, i, true, Technique::GuidedWalk);
+            let got = guided::decide(net, inc, &target, &dnf, time, &stop_this, &mut show);
+            match got {
+                Some(false) => tell(seen, i, false, Technique::StateEquation),
+                Some(true) => tell(seen, i, true, Technique::GuidedWalk),
+                None => {}
             }
             settle(seen);
-            !found
+            got.is_none()
         });
     }
     let bytes = crate::explicit_bytes(limits);
