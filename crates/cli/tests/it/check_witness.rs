@@ -196,11 +196,12 @@ fn eg_lassos_are_shortest(model: &str, net: &PetriNet, places: &[&str], tcd: boo
                     (Some("bfs"), Some(false))
                 );
                 assert!(replay(net, w) >= min, "{model} {text}");
-                // the default (auto): layers or, past their budget, the closure
+                // the default (auto): the walk proven shortest, layers or, past their budget,
+                // the closure
                 let v = json(&[&args[..], &["--json"]].concat());
                 let w = &v["formulas"][0]["witness"];
                 assert!(
-                    matches!(w["method"].as_str(), Some("layers" | "tcd")),
+                    matches!(w["method"].as_str(), Some("bfs" | "layers" | "tcd")),
                     "{model} {text}: {w}"
                 );
                 assert_eq!(w["shortest"].as_bool(), Some(true));
@@ -269,12 +270,20 @@ fn eg_lassos_are_shortest_on_a_written_net() {
     assert_eq!(printed_steps(&out), (4, false), "{out}");
 }
 
-/// Two token rings of `n` and `n + 1` places (one token each, one transition per step).
+/// Two token rings of `n + 1` and `n` places (one token each, one transition per step), the
+/// longer one (places `b…`) first, so that the walk of Figure 5.1, which fires the first
+/// enabled transition, goes round it: a lasso one step longer than the shortest.
 fn two_rings(n: usize) -> PetriNet {
+    rings(&[("b", n + 1), ("a", n)])
+}
+
+/// Token rings named and as long as `lens` says, in that order (one token each, in the
+/// ring's place 0), named `two-rings-N` after the last ring's length.
+fn rings(lens: &[(&str, usize)]) -> PetriNet {
     use saturn_model::petri::{Arc, Place, Transition};
     let mut places = Vec::new();
     let mut transitions = Vec::new();
-    for (ring, len) in [("a", n), ("b", n + 1)] {
+    for &(ring, len) in lens {
         let first = places.len();
         for i in 0..len {
             let id = format!("{ring}{i}");
@@ -300,14 +309,79 @@ fn two_rings(n: usize) -> PetriNet {
         }
     }
     PetriNet {
-        name: format!("two-rings-{n}"),
+        name: format!("two-rings-{}", lens.last().map_or(0, |l| l.1)),
         places,
         transitions,
     }
 }
 
+/// The default keeps the walk of Figure 5.1 when a proof says nothing shorter exists: on two
+/// token rings whose shorter one (3 places) comes first, the walk goes round it, and on a
+/// chain of 5 steps into a deadlock it follows the chain (a maximal path of 5 steps, or 6 with
+/// the deadlock's own loop). The JSON says `bfs` and shortest, and the length is the explicit
+/// minimum.
+#[test]
+fn auto_keeps_the_walk_proven_shortest() {
+    let chain = {
+        let mut net = rings(&[("c", 6)]);
+        net.name = "chain".into();
+        net.transitions.pop(); // c5 -> c0: the chain ends in a deadlock
+        net
+    };
+    let cases = [
+        (
+            rings(&[("a", 3), ("b", 4)]),
+            "EG !(a0 >= 1 & a1 >= 1)",
+            3,
+            3,
+        ),
+        (chain, "EG !(c0 >= 2)", 5, 6),
+    ];
+    for (net, f, maximal, self_loop) in cases {
+        let path =
+            std::env::temp_dir().join(format!("saturn-{}-{}.pnml", net.name, std::process::id()));
+        std::fs::write(&path, saturn_pnml::writer::write_pnml(&net)).unwrap();
+        let model = path.to_str().unwrap();
+        let space = saturn_reference::explore_petri(&net, 1 << 16).unwrap();
+        for (flag, mode, want) in [
+            ("maximal", saturn_reference::Deadlocks::Maximal, maximal),
+            (
+                "self-loop",
+                saturn_reference::Deadlocks::SelfLoop,
+                self_loop,
+            ),
+        ] {
+            let explicit = saturn_reference::CtlChecker::new(&net, &space, mode);
+            let everywhere = vec![true; space.markings.len()];
+            assert_eq!(
+                explicit.shortest_eg_witness(&everywhere),
+                Some(want),
+                "{f} {flag}"
+            );
+            let args = [
+                "check",
+                model,
+                "--ctl",
+                f,
+                "--witness",
+                "--json",
+                "--deadlocks",
+                flag,
+            ];
+            let v = json(&args);
+            let w = &v["formulas"][0]["witness"];
+            let what = format!("{} {f} --deadlocks {flag}: {w}", net.name);
+            assert_eq!(w["method"].as_str(), Some("bfs"), "{what}");
+            assert_eq!(w["shortest"].as_bool(), Some(true), "{what}");
+            assert_eq!(replay(&net, w), want, "{what}");
+        }
+        std::fs::remove_file(&path).ok();
+    }
+}
+
 /// `--witness-method auto` (the default) hands a lasso to the closure with distances when the
-/// distance layers' cycle searches pass their budget: on two token rings of 12 and 13 places,
+/// distance layers' cycle searches pass their budget (the walk of Figure 5.1 goes round the
+/// longer ring, so it is not proven shortest): on two token rings of 12 and 13 places,
 /// under a formula true everywhere, every knot's shortest cycle is 12 steps long, so each of
 /// the many knots near the initial marking needs its own backward search of up to 11
 /// preimages; on rings of 3 and 4 places the layers finish within it. Either way the lasso is as long as the explicit minimum, and the

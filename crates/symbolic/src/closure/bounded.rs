@@ -85,18 +85,35 @@ impl TcdRelations {
         radius: usize,
         limits: Limits,
     ) -> Result<NodeId, Interrupted> {
+        let near = self.lasso_region(dd, from, within, ends, radius, limits)?;
+        let ends = dd.sets.intersect(ends, near);
+        let z = self.trim(dd, near, ends, limits)?;
+        self.ball(dd, from, z, radius, limits)
+    }
+
+    /// The states of [`TcdRelations::lasso_states`] before the trim: those of `within` within
+    /// `radius - 1` steps of `from`, and the states of `ends` within `radius`. Not pinned.
+    pub fn lasso_region(
+        &self,
+        dd: &mut Dd,
+        from: NodeId,
+        within: NodeId,
+        ends: NodeId,
+        radius: usize,
+        limits: Limits,
+    ) -> Result<NodeId, Interrupted> {
         let (near, last) = if radius == 0 {
             (NodeId::EMPTY, dd.sets.intersect(from, within))
         } else {
             let near = self.ball(dd, from, within, radius - 1, limits)?;
+            if ends.is_empty() {
+                return Ok(near);
+            }
             let next = image(&mut dd.sets, &dd.rels, near, self.all());
             (near, dd.sets.intersect(next, within))
         };
         let last = dd.sets.intersect(last, ends);
-        let near = dd.sets.union(near, last);
-        let ends = dd.sets.intersect(ends, near);
-        let z = self.trim(dd, near, ends, limits)?;
-        self.ball(dd, from, z, radius, limits)
+        Ok(dd.sets.union(near, last))
     }
 
     /// The largest subset `Z` of `set` whose every state has a successor in `Z` or lies in
