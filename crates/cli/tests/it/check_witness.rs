@@ -196,12 +196,15 @@ fn eg_lassos_are_shortest(model: &str, net: &PetriNet, places: &[&str], tcd: boo
                     (Some("bfs"), Some(false))
                 );
                 assert!(replay(net, w) >= min, "{model} {text}");
-                // the default (auto): the walk proven shortest, layers or, past their budget,
-                // the closure
+                // the default (auto): the walk or a search's witness proven shortest, layers
+                // or, past their budget, the closure
                 let v = json(&[&args[..], &["--json"]].concat());
                 let w = &v["formulas"][0]["witness"];
                 assert!(
-                    matches!(w["method"].as_str(), Some("bfs" | "layers" | "tcd")),
+                    matches!(
+                        w["method"].as_str(),
+                        Some("bfs" | "search" | "layers" | "tcd")
+                    ),
                     "{model} {text}: {w}"
                 );
                 assert_eq!(w["shortest"].as_bool(), Some(true));
@@ -270,77 +273,146 @@ fn eg_lassos_are_shortest_on_a_written_net() {
     assert_eq!(printed_steps(&out), (4, false), "{out}");
 }
 
-/// Two token rings of `n + 1` and `n` places (one token each, one transition per step), the
-/// longer one (places `b…`) first, so that the walk of Figure 5.1, which fires the first
-/// enabled transition, goes round it: a lasso one step longer than the shortest.
-fn two_rings(n: usize) -> PetriNet {
-    rings(&[("b", n + 1), ("a", n)])
-}
-
 /// Token rings named and as long as `lens` says, in that order (one token each, in the
-/// ring's place 0), named `two-rings-N` after the last ring's length.
-fn rings(lens: &[(&str, usize)]) -> PetriNet {
-    use saturn_model::petri::{Arc, Place, Transition};
-    let mut places = Vec::new();
-    let mut transitions = Vec::new();
+/// ring's place 0): the walk of Figure 5.1, which fires the first enabled transition, goes
+/// round the first ring.
+fn rings(name: &str, lens: &[(&str, usize)]) -> PetriNet {
+    let mut net = PetriNet {
+        name: name.into(),
+        places: Vec::new(),
+        transitions: Vec::new(),
+    };
     for &(ring, len) in lens {
-        let first = places.len();
+        let first = net.places.len();
         for i in 0..len {
-            let id = format!("{ring}{i}");
-            places.push(Place {
-                id: id.clone(),
-                name: id,
-                initial: u64::from(i == 0),
-            });
+            add_place(&mut net, &format!("{ring}{i}"), u64::from(i == 0));
         }
         for i in 0..len {
-            let id = format!("t{ring}{i}");
-            let arc = |j: usize| Arc {
-                place: first + j % len,
-                weight: 1,
-            };
-            transitions.push(Transition {
-                id: id.clone(),
-                name: id,
-                inputs: vec![arc(i)],
-                outputs: vec![arc(i + 1)],
-                inhibitors: vec![],
-            });
+            let (from, to) = (first + i, first + (i + 1) % len);
+            add_transition(&mut net, &format!("t{ring}{i}"), from, to);
         }
     }
-    PetriNet {
-        name: format!("two-rings-{}", lens.last().map_or(0, |l| l.1)),
-        places,
-        transitions,
+    net
+}
+
+/// A token in `s` that may enter a ring of `m` places at any of them, then goes round it: every
+/// ring marking is one step from the initial one, so within `n - 2` steps of it lies a cycle of
+/// `m` steps whatever `n > 2`, and no proof that the lasso of `m + 1` steps is shortest holds.
+fn fan_into_ring(m: usize) -> PetriNet {
+    let mut net = PetriNet {
+        name: format!("fan-ring-{m}"),
+        places: Vec::new(),
+        transitions: Vec::new(),
+    };
+    add_place(&mut net, "s", 1);
+    for i in 0..m {
+        add_place(&mut net, &format!("r{i}"), 0);
+    }
+    for i in 0..m {
+        add_transition(&mut net, &format!("go{i}"), 0, 1 + i);
+        add_transition(&mut net, &format!("step{i}"), 1 + i, 1 + (i + 1) % m);
+    }
+    net
+}
+
+fn add_place(net: &mut PetriNet, id: &str, initial: u64) {
+    net.places.push(saturn_model::petri::Place {
+        id: id.into(),
+        name: id.into(),
+        initial,
+    });
+}
+
+/// A transition moving one token from place `from` to place `to`.
+fn add_transition(net: &mut PetriNet, id: &str, from: usize, to: usize) {
+    use saturn_model::petri::Arc;
+    net.transitions.push(saturn_model::petri::Transition {
+        id: id.into(),
+        name: id.into(),
+        inputs: vec![Arc {
+            place: from,
+            weight: 1,
+        }],
+        outputs: vec![Arc {
+            place: to,
+            weight: 1,
+        }],
+        inhibitors: vec![],
+    });
+}
+
+/// `net` written as PNML in the temporary directory; its path.
+fn written(net: &PetriNet) -> std::path::PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("saturn-{}-{}.pnml", net.name, std::process::id()));
+    std::fs::write(&path, saturn_pnml::writer::write_pnml(net)).unwrap();
+    path
+}
+
+/// `--witness-method auto` (the default) hands a lasso to the closure with distances when no
+/// proof holds and the distance layers' cycle searches pass their budget: on a token that
+/// enters a ring of 12 places at any of them ([`fan_into_ring`]), each of the 12 knots one
+/// step from the initial marking needs its own backward search of 11 preimages; on a ring of
+/// 3 places the layers finish within it. Either way the lasso is as long as the explicit
+/// minimum, and the JSON names the method that made it.
+#[test]
+fn auto_hands_long_cycles_to_the_closure() {
+    for (m, method) in [(3, "layers"), (12, "tcd")] {
+        let net = fan_into_ring(m);
+        let path = written(&net);
+        let model = path.to_str().unwrap();
+        let space = saturn_reference::explore_petri(&net, 1 << 16).unwrap();
+        let explicit =
+            saturn_reference::CtlChecker::new(&net, &space, saturn_reference::Deadlocks::Maximal);
+        let everywhere = vec![true; space.markings.len()];
+        let min = explicit.shortest_eg_witness(&everywhere);
+        assert_eq!(min, Some(m + 1), "the explicit minimum: a step, a turn");
+        let v = json(&[
+            "check",
+            model,
+            "--ctl",
+            "EG !(s >= 2)",
+            "--witness",
+            "--json",
+        ]);
+        let w = &v["formulas"][0]["witness"];
+        assert_eq!(w["method"].as_str(), Some(method), "ring of {m}: {w}");
+        assert_eq!(w["shortest"].as_bool(), Some(true));
+        assert_eq!(Some(replay(&net, w)), min, "ring of {m}");
+        eg_lassos_are_shortest(model, &net, &["r0", "r1"], true);
+        std::fs::remove_file(&path).ok();
     }
 }
 
-/// The default keeps the walk of Figure 5.1 when a proof says nothing shorter exists: on two
-/// token rings whose shorter one (3 places) comes first, the walk goes round it, and on a
-/// chain of 5 steps into a deadlock it follows the chain (a maximal path of 5 steps, or 6 with
-/// the deadlock's own loop). The JSON says `bfs` and shortest, and the length is the explicit
-/// minimum.
+/// The default keeps a short witness when a proof says nothing shorter exists: on two token
+/// rings whose shorter one (3 places) comes first, the walk of Figure 5.1 goes round it, and
+/// on a chain of 5 steps into a deadlock it follows the chain (a maximal path of 5 steps, or 6
+/// with the deadlock's own loop): `bfs`. With the longer ring (13 places) first, the walk goes
+/// round that one, and a depth-first search finds the turn of the shorter one: `search`. The
+/// JSON says shortest, and the length is the explicit minimum.
 #[test]
-fn auto_keeps_the_walk_proven_shortest() {
-    let chain = {
-        let mut net = rings(&[("c", 6)]);
-        net.name = "chain".into();
-        net.transitions.pop(); // c5 -> c0: the chain ends in a deadlock
-        net
-    };
+fn auto_keeps_short_witnesses_proven_shortest() {
+    let mut chain = rings("chain", &[("c", 6)]);
+    chain.transitions.pop(); // c5 -> c0: the chain ends in a deadlock
     let cases = [
         (
-            rings(&[("a", 3), ("b", 4)]),
-            "EG !(a0 >= 1 & a1 >= 1)",
+            rings("short-first", &[("a", 3), ("b", 4)]),
+            "a0",
             3,
             3,
+            "bfs",
         ),
-        (chain, "EG !(c0 >= 2)", 5, 6),
+        (chain, "c0", 5, 6, "bfs"),
+        (
+            rings("long-first", &[("b", 13), ("a", 12)]),
+            "a0",
+            12,
+            12,
+            "search",
+        ),
     ];
-    for (net, f, maximal, self_loop) in cases {
-        let path =
-            std::env::temp_dir().join(format!("saturn-{}-{}.pnml", net.name, std::process::id()));
-        std::fs::write(&path, saturn_pnml::writer::write_pnml(&net)).unwrap();
+    for (net, place, maximal, self_loop, method) in cases {
+        let path = written(&net);
         let model = path.to_str().unwrap();
         let space = saturn_reference::explore_petri(&net, 1 << 16).unwrap();
         for (flag, mode, want) in [
@@ -353,12 +425,15 @@ fn auto_keeps_the_walk_proven_shortest() {
         ] {
             let explicit = saturn_reference::CtlChecker::new(&net, &space, mode);
             let everywhere = vec![true; space.markings.len()];
+            let what = format!("{} --deadlocks {flag}", net.name);
             assert_eq!(
                 explicit.shortest_eg_witness(&everywhere),
                 Some(want),
-                "{f} {flag}"
+                "{what}"
             );
-            let args = [
+            let f = format!("EG !({place} >= 2)");
+            let f = f.as_str();
+            let v = json(&[
                 "check",
                 model,
                 "--ctl",
@@ -367,52 +442,13 @@ fn auto_keeps_the_walk_proven_shortest() {
                 "--json",
                 "--deadlocks",
                 flag,
-            ];
-            let v = json(&args);
+            ]);
             let w = &v["formulas"][0]["witness"];
-            let what = format!("{} {f} --deadlocks {flag}: {w}", net.name);
-            assert_eq!(w["method"].as_str(), Some("bfs"), "{what}");
+            let what = format!("{what}: {w}");
+            assert_eq!(w["method"].as_str(), Some(method), "{what}");
             assert_eq!(w["shortest"].as_bool(), Some(true), "{what}");
             assert_eq!(replay(&net, w), want, "{what}");
         }
-        std::fs::remove_file(&path).ok();
-    }
-}
-
-/// `--witness-method auto` (the default) hands a lasso to the closure with distances when the
-/// distance layers' cycle searches pass their budget (the walk of Figure 5.1 goes round the
-/// longer ring, so it is not proven shortest): on two token rings of 12 and 13 places,
-/// under a formula true everywhere, every knot's shortest cycle is 12 steps long, so each of
-/// the many knots near the initial marking needs its own backward search of up to 11
-/// preimages; on rings of 3 and 4 places the layers finish within it. Either way the lasso is as long as the explicit minimum, and the
-/// JSON names the method that made it.
-#[test]
-fn auto_hands_long_cycles_to_the_closure() {
-    for (n, method) in [(3, "layers"), (12, "tcd")] {
-        let net = two_rings(n);
-        let path =
-            std::env::temp_dir().join(format!("saturn-two-rings-{n}-{}.pnml", std::process::id()));
-        std::fs::write(&path, saturn_pnml::writer::write_pnml(&net)).unwrap();
-        let model = path.to_str().unwrap();
-        let space = saturn_reference::explore_petri(&net, 1 << 16).unwrap();
-        let explicit =
-            saturn_reference::CtlChecker::new(&net, &space, saturn_reference::Deadlocks::Maximal);
-        // true everywhere (one token per ring): both rings move, so the knots multiply
-        let both = StateFormula::And(vec![marked(&net, "a0"), marked(&net, "a1")]);
-        let phi = StateFormula::Not(Box::new(both));
-        let min = explicit.shortest_eg_witness(&explicit.sat(&phi).unwrap());
-        assert_eq!(
-            min,
-            Some(n),
-            "the explicit minimum: a turn of the shorter ring"
-        );
-        let f = "EG !(a0 >= 1 & a1 >= 1)";
-        let v = json(&["check", model, "--ctl", f, "--witness", "--json"]);
-        let w = &v["formulas"][0]["witness"];
-        assert_eq!(w["method"].as_str(), Some(method), "rings of {n}: {w}");
-        assert_eq!(w["shortest"].as_bool(), Some(true));
-        assert_eq!(Some(replay(&net, w)), min, "rings of {n}");
-        eg_lassos_are_shortest(model, &net, &["a0", "b1"], true);
         std::fs::remove_file(&path).ok();
     }
 }

@@ -36,6 +36,7 @@ mod explain;
 mod fair_witness;
 mod fixpoints;
 mod global;
+mod proven;
 mod sets;
 mod shortest;
 mod witness;

@@ -7,7 +7,8 @@
 //! of all pairwise distances within `q`), reached here without the 2L-level closure, by
 //! distance layers and a bound:
 //! 1. the walk of Figure 5.1 ([`Checker::eg_witness`]) gives an upper bound `best` (under
-//!    [`WitnessMethod::Auto`], the answer when [`Checker::none_shorter`] proves it shortest);
+//!    [`WitnessMethod::Auto`], a shorter one may come first, and the answer when proven
+//!    shortest: module `proven`);
 //! 2. `TCD_stem` by breadth-first layers from the initial state within `q` (explicit, since
 //!    the checker's generator computes preimages; it keeps each state's parent, which
 //!    rebuilds the stem), layer `i` holding the knots with `TCD_stem(k) = i`, only while
@@ -44,11 +45,15 @@ pub enum WitnessMethod {
     /// set as a `2L`-level EV+MDD, `TCD_stem + TCD_cycle` minimised over every knot, the two
     /// paths rebuilt from `TCD` (see [`Checker::tcd_eg_witness`]).
     Tcd,
-    /// A shortest lasso by the faster of the two (see [`Checker::auto_eg_witness`]): distance
-    /// layers while their cycle searches stay within [`LAYERS_BUDGET`] preimages, the closure
-    /// with distances beyond. The witness says which one made it.
+    /// A shortest lasso by the fastest route (see [`Checker::auto_eg_witness`]): the walk of
+    /// Figure 5.1 or a shorter one found by depth-first searches, when proven shortest; else
+    /// distance layers while their cycle searches stay within [`LAYERS_BUDGET`] preimages, the
+    /// closure with distances beyond. The witness says which one made it.
     #[default]
     Auto,
+    /// Made by [`WitnessMethod::Auto`] only (as a choice it is `Auto`): a witness found by a
+    /// depth-first search within a bound and proven shortest (module `proven`).
+    Search,
 }
 
 /// The preimages [`WitnessMethod::Auto`] lets the distance layers' cycle searches take before
@@ -59,10 +64,6 @@ pub enum WitnessMethod {
 /// than 33,311 (NeoElection-PT-3, not done in 60 s).
 pub const LAYERS_BUDGET: usize = 32;
 
-/// The states the depth-first search of [`Checker::search_stays`] visits at most before
-/// [`Checker::none_shorter`] turns to images and preimages.
-const SEARCH_VISITS: usize = 1 << 11;
-
 impl WitnessMethod {
     pub fn name(self) -> &'static str {
         match self {
@@ -70,6 +71,7 @@ impl WitnessMethod {
             WitnessMethod::Layers => "layers",
             WitnessMethod::Tcd => "tcd",
             WitnessMethod::Auto => "auto",
+            WitnessMethod::Search => "search",
         }
     }
 }
@@ -81,14 +83,6 @@ enum Round {
     Above(Option<usize>),
 }
 
-/// A search of [`Checker::budgeted_eg_witness`]: its witness (`None`: the initial state is not
-/// in the EG set), or its budget spent, with the length of the shortest lasso found so far
-/// (the walk of Figure 5.1 or shorter: a bound).
-enum Budgeted {
-    Done(Option<Witness>),
-    Over { best: usize },
-}
-
 /// How a state was first reached by the stem search: the event and the previous state.
 type Parent = Option<(usize, Vec<u32>)>;
 
@@ -96,142 +90,33 @@ impl Checker<'_> {
     /// A shortest witness of `EG` whose satisfying set is `q` (see the module comment); `None`
     /// when the initial state is not in `q`.
     pub(super) fn shortest_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
-        match self.budgeted_eg_witness(q, usize::MAX, false)? {
-            Budgeted::Done(w) => Ok(w),
-            Budgeted::Over { .. } => {
-                Err(CtlError::Witness("the layers ran out of preimages".into()))
-            }
-        }
-    }
-
-    /// [`WitnessMethod::Auto`]: the walk of Figure 5.1 when [`Checker::none_shorter`] proves
-    /// that no witness is shorter (made by `bfs`, and shortest), else the shortest lasso by
-    /// distance layers when their cycle searches need at most [`LAYERS_BUDGET`] preimages,
-    /// else by the closure with distances ([`Checker::tcd_eg_witness`]); `None` when the
-    /// initial state is not in `q`.
-    pub(super) fn auto_eg_witness(&mut self, q: NodeId) -> Result<Option<Witness>, CtlError> {
-        match self.budgeted_eg_witness(q, LAYERS_BUDGET, true)? {
-            Budgeted::Done(w) => Ok(w),
-            Budgeted::Over { best } => self.tcd_eg_witness_below(q, Some(best)),
-        }
-    }
-
-    /// [`Checker::shortest_eg_witness`] with at most `budget` preimages in the cycle searches;
-    /// with `prove`, the walk itself when [`Checker::none_shorter`] proves it shortest.
-    fn budgeted_eg_witness(
-        &mut self,
-        q: NodeId,
-        budget: usize,
-        prove: bool,
-    ) -> Result<Budgeted, CtlError> {
         let mark = self.pins.len();
         self.pin(q);
         let r = match self.eg_witness(q) {
-            Ok(Some(mut walk)) => match prove.then(|| self.none_shorter(q, walk.len())) {
-                Some(Err(e)) => Err(e),
-                Some(Ok(true)) => {
-                    walk.shortest = true;
-                    Ok(Budgeted::Done(Some(walk)))
-                }
-                _ => self.shortest_lasso(q, walk, budget).map(|w| match w {
-                    Ok(mut w) => {
-                        w.method = WitnessMethod::Layers;
-                        w.shortest = true;
-                        Budgeted::Done(Some(w))
-                    }
-                    Err(best) => Budgeted::Over { best },
-                }),
-            },
-            Ok(None) => Ok(Budgeted::Done(None)),
-            Err(e) => Err(e),
+            Ok(Some(walk)) => self.layers_below(q, walk, usize::MAX).and_then(|w| {
+                w.map(Some)
+                    .map_err(|_| CtlError::Witness("the layers ran out of preimages".into()))
+            }),
+            other => other,
         };
         self.pins.truncate(mark);
         r
     }
 
-    /// Is there no `EG` witness within `q` of fewer than `n` steps? True when the states a
-    /// witness of at most `n - 1` steps can visit (as [`TcdRelations::lasso_states`]: within
-    /// `n - 2` steps of the initial state, and under [`Deadlocks::Maximal`] a deadlock of `q`
-    /// within `n - 1`; then trimmed of the states with no successor among them that are not
-    /// deadlocks) do not hold the initial state: a shorter lasso, or a shorter maximal path,
-    /// would lie in them. The set is a superset, so `false` proves nothing, and it is
-    /// answered at once when a depth-first search within `n - 2` steps closes a cycle or finds
-    /// a deadlock ([`Checker::search_stays`]; the trim would keep both); else the images and
-    /// preimages decide. Cheap where the walk is shortest (NeoElection-PT-3: a maximal path
-    /// of 87 steps, proven in 0.7 s where the closure takes 7 s), and the search answers in
-    /// at most a few hundred states on the contest nets where it is not.
-    fn none_shorter(&mut self, q: NodeId, n: usize) -> Result<bool, CtlError> {
-        if n == 0 {
-            return Ok(true);
-        }
-        let mark = self.pins.len();
-        let dq = self.and(self.dead, q);
-        self.pin(dq);
-        let r = if self.search_stays(q, dq, n.saturating_sub(2), SEARCH_VISITS) {
-            Ok(false)
-        } else {
-            // a deadlock ends a maximal path of its depth, or closes a loop one step longer
-            let last = match self.deadlocks {
-                Deadlocks::Maximal => dq,
-                Deadlocks::SelfLoop => NodeId::EMPTY,
-            };
-            let limits = self.limits;
-            let rels = TcdRelations::new(self.reach.dd_mut(), &self.model);
-            let (init, dd) = (self.init, self.reach.dd_mut());
-            rels.lasso_region(dd, init, q, last, n - 1, limits)
-                .and_then(|near| {
-                    let ends = dd.sets.intersect(dq, near);
-                    rels.trim(dd, near, ends, limits)
-                })
-                .map(|z| !self.member(z, &self.initial))
-                .map_err(CtlError::from)
-        };
-        self.pins.truncate(mark);
-        r
-    }
-
-    /// Does a depth-first search from the initial state within `set`, of at most `visits`
-    /// states and at most `depth` steps deep, close a cycle or reach a state of `ends`? Every
-    /// state it finds is within `depth` steps of the initial state, so when it does, the
-    /// states a lasso of at most `depth + 2` steps can visit hold the initial state.
-    fn search_stays(&self, set: NodeId, ends: NodeId, depth: usize, visits: usize) -> bool {
-        // the search's states: on the stack (true) or done (false)
-        let mut on: FxHashMap<Vec<u32>, bool> = FxHashMap::default();
-        let mut stack: Vec<(Vec<u32>, std::vec::IntoIter<Vec<u32>>)> = Vec::new();
-        let mut next = Some(self.initial.clone());
-        loop {
-            if let Some(s) = next.take() {
-                if self.member(ends, &s) {
-                    return true;
-                }
-                if on.len() >= visits {
-                    return false;
-                }
-                let succ: Vec<Vec<u32>> = if stack.len() < depth {
-                    let succ = self.successors(&s).into_iter().map(|(_, t)| t);
-                    succ.filter(|t| self.member(set, t)).collect()
-                } else {
-                    Vec::new()
-                };
-                on.insert(s.clone(), true);
-                stack.push((s, succ.into_iter()));
-            }
-            let Some((s, succ)) = stack.last_mut() else {
-                return false;
-            };
-            match succ.next() {
-                Some(t) => match on.get(&t) {
-                    Some(true) => return true,
-                    Some(false) => {}
-                    None => next = Some(t),
-                },
-                None => {
-                    let s = std::mem::take(s);
-                    on.insert(s, false);
-                    stack.pop();
-                }
-            }
-        }
+    /// Steps 2-4 of the module comment from `walk`, a witness, as the first bound, with at most
+    /// `budget` preimages in the cycle searches: a shortest witness, made by the layers, or
+    /// (`Err`) the length of the shortest one found when the budget ran out. `q` pinned.
+    pub(super) fn layers_below(
+        &mut self,
+        q: NodeId,
+        walk: Witness,
+        budget: usize,
+    ) -> Result<Result<Witness, usize>, CtlError> {
+        Ok(self.shortest_lasso(q, walk, budget)?.map(|mut w| {
+            w.method = WitnessMethod::Layers;
+            w.shortest = true;
+            w
+        }))
     }
 
     /// Steps 2-4 of the module comment, from the walk `walk` as the first bound, with at most
@@ -387,7 +272,7 @@ impl Checker<'_> {
 
     /// [`Checker::tcd_eg_witness`] given the length of a lasso already found, a bound (`None`:
     /// the walk of Figure 5.1 finds one first).
-    fn tcd_eg_witness_below(
+    pub(super) fn tcd_eg_witness_below(
         &mut self,
         q: NodeId,
         walk: Option<usize>,

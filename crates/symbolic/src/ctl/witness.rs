@@ -145,7 +145,7 @@ impl Checker<'_> {
             WitnessMethod::Bfs => self.eg_witness(q),
             WitnessMethod::Layers => self.shortest_eg_witness(q),
             WitnessMethod::Tcd => self.tcd_eg_witness(q),
-            WitnessMethod::Auto => self.auto_eg_witness(q),
+            WitnessMethod::Auto | WitnessMethod::Search => self.auto_eg_witness(q),
         }
     }
 

@@ -192,7 +192,7 @@ fn mcc_eg_witnesses_are_shortest() {
     shared::mcc_only(&mut dirs);
     let mut checked = 0;
     let mut longer = 0;
-    let (mut by_tcd, mut by_walk) = (0, 0);
+    let (mut by_tcd, mut by_walk, mut by_search) = (0, 0, 0);
     for d in &dirs {
         let Ok(net) = saturn_pnml::reader::read_pnml_file(&d.join("model.pnml")) else {
             continue;
@@ -232,18 +232,23 @@ fn mcc_eg_witnesses_are_shortest() {
                     assert_eq!(t.len(), w.len(), "{what}: tcd not shortest");
                     let st = replay(&net, &model, &order, &index, &t, mode).unwrap();
                     assert!(st.iter().all(|&s| sg[s]), "{what}: tcd leaves the argument");
-                    // auto: the walk proven shortest, or one of the two by the layers' budget
+                    // auto: the walk or a search's witness proven shortest, or one of the two by
+                    // the layers' budget
                     checker.set_witness_method(WitnessMethod::Auto);
                     let a = checker.witness(&f).unwrap().expect("auto finds one too");
                     assert!(a.shortest, "{what}");
                     assert!(
                         matches!(
                             a.method,
-                            WitnessMethod::Bfs | WitnessMethod::Layers | WitnessMethod::Tcd
+                            WitnessMethod::Bfs
+                                | WitnessMethod::Search
+                                | WitnessMethod::Layers
+                                | WitnessMethod::Tcd
                         ),
                         "{what}"
                     );
                     by_walk += usize::from(a.method == WitnessMethod::Bfs);
+                    by_search += usize::from(a.method == WitnessMethod::Search);
                     assert_eq!(a.len(), w.len(), "{what}: auto not shortest");
                     replay(&net, &model, &order, &index, &a, mode).unwrap();
                     by_tcd += usize::from(a.method == WitnessMethod::Tcd);
@@ -265,7 +270,7 @@ fn mcc_eg_witnesses_are_shortest() {
         }
     }
     eprintln!(
-        "{checked} EG witnesses shortest on the contest nets ({longer} walks longer; by auto: {by_walk} walks proven shortest, {by_tcd} by the closure)"
+        "{checked} EG witnesses shortest on the contest nets ({longer} walks longer; by auto: {by_walk} walks and {by_search} searches proven shortest, {by_tcd} by the closure)"
     );
     assert!(checked > 0 || !shared::required(), "no contest net checked");
 }
