@@ -355,9 +355,10 @@ pub enum WitnessMethodArg {
     /// A shortest lasso by distance layers bounded by the walk (the same minimum, Equation 5.1,
     /// without the 2L-level closure).
     Layers,
-    /// A shortest lasso by distance layers while their cycle searches stay small (at most 32
-    /// preimages), by the closure with distances beyond (the faster of the two, measured; the
-    /// default).
+    /// A shortest lasso by the fastest route (the default): the walk, or a shorter witness
+    /// found by depth-first searches, when a proof by images and preimages says nothing is
+    /// shorter; else distance layers while their cycle searches stay small (at most 32
+    /// preimages), the closure with distances beyond.
     Auto,
 }
 

@@ -83,9 +83,10 @@ pub struct CheckArgs {
     /// How --witness finds the lasso of EG/AF/AU: `bfs` the walk of thesis Figure 5.1 (valid,
     /// not shortest); a shortest one (least stem + cycle over every knot) by `tcd` (the
     /// closure with distances, thesis Figures 5.2-5.3), by `layers` (distance layers bounded by
-    /// the walk) or by `auto` (layers while their cycle searches stay within 32 preimages,
-    /// then tcd: the faster of the two on the nets measured; the default). The JSON's
-    /// witness says which method made it. With
+    /// the walk) or by `auto` (the default: the walk, or a shorter witness of depth-first
+    /// searches, when a proof by images and preimages says nothing is shorter; else layers
+    /// while their cycle searches stay within 32 preimages, then tcd). The JSON's witness
+    /// says which method made it (`bfs`, `search`, `layers` or `tcd`). With
     /// --fair: `auto`/`layers` the shortest fair lasso, `bfs` the first knot's fair lasso (not
     /// shortest); `tcd` is refused.
     #[arg(long, value_enum, default_value_t = WitnessMethodArg::Auto, requires = "witness")]
