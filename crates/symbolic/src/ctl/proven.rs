@@ -160,7 +160,7 @@ impl Checker<'_> {
                     None => {}
                 },
                 None => {
-                    let (s, _, _) = stack.pop().expect("a state on the stack");
+                    let (s, _, _) = stack.pop()?;
                     on.insert(s, None);
                 }
             }
