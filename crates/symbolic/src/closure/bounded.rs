@@ -71,6 +71,38 @@ impl TcdRelations {
         Ok(seen)
     }
 
+    /// [`TcdRelations::ball`] by layers, with the next layer and whether every step stays
+    /// forward: `(seen, beyond, forward)`, `seen` the states of `within` within `radius` steps
+    /// of `from ∩ within`, `beyond` those at `radius + 1` steps, and `forward` true when no
+    /// layer's image within `within` met that layer or an earlier one (the last layer's too).
+    /// Then every step between states of `seen` goes from one layer to the next, so `seen`
+    /// holds no cycle (along a path the layer grows by one at each step). Not pinned.
+    pub fn layered_ball(
+        &self,
+        dd: &mut Dd,
+        from: NodeId,
+        within: NodeId,
+        radius: usize,
+        limits: Limits,
+    ) -> Result<(NodeId, NodeId, bool), Interrupted> {
+        let mut seen = dd.sets.intersect(from, within);
+        let mut frontier = seen;
+        let mut forward = true;
+        let mut layer = 0;
+        loop {
+            limits.check()?;
+            let next = image(&mut dd.sets, &dd.rels, frontier, self.all());
+            let next = dd.sets.intersect(next, within);
+            forward = forward && dd.sets.intersect(next, seen).is_empty();
+            frontier = dd.sets.minus(next, seen);
+            if layer == radius || frontier.is_empty() {
+                return Ok((seen, frontier, forward));
+            }
+            seen = dd.sets.union(seen, frontier);
+            layer += 1;
+        }
+    }
+
     /// The states a lasso of at most `radius` steps from `from` within `within` can visit:
     /// those within `radius - 1` steps (its knot and its cycle) and the states of `ends` (the
     /// deadlocks, which end a maximal path) within `radius`; then only the largest subset in

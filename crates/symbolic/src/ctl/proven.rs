@@ -6,13 +6,15 @@
 //! 2. a depth-first search from the initial state within the EG set, at most `n - 2` steps
 //!    deep ([`Checker::shorter_by_search`]), looks for a cycle or a deadlock; one found is a
 //!    witness of fewer than `n` steps, the new `n`, and the search starts again (at most
-//!    [`SEARCH_VISITS`] states over all the searches);
+//!    [`SEARCH_VISITS`] states over all the searches, fewer on nets of many events:
+//!    [`SEARCH_FIRINGS`]);
 //! 3. when a search finds none, [`Checker::none_shorter`] tries to prove that no witness has
 //!    fewer than `n` steps; when it cannot, the distance layers and the closure with distances
 //!    take over with `n` as their bound.
 //!
 //! On the contest nets of `docs/benchmarks.md` the proof holds at every shortest witness, in
-//! 0.1-4 ms (NeoElection-PT-3: 0.6 s for a maximal path of 87 steps).
+//! 0.1-4 ms (NeoElection-PT-3: 0.2 s for a maximal path of 87 steps, with breadth-first
+//! layers that hold no cycle).
 
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
@@ -26,6 +28,10 @@ use super::{Checker, CtlError, Deadlocks};
 /// The states the depth-first searches of [`Checker::shorter_by_search`] visit at most, over
 /// all the searches of one witness.
 pub const SEARCH_VISITS: usize = 1 << 12;
+
+/// The events the searches try at most over all their visits (each visit tries every event):
+/// on a net of a thousand transitions, a thousand visits.
+pub const SEARCH_FIRINGS: usize = 1 << 20;
 
 /// A state of the depth-first search: the state, the event that led to it, and the
 /// successors left to try.
@@ -56,7 +62,7 @@ impl Checker<'_> {
         };
         let dq = self.and(self.dead, q);
         self.pin(dq);
-        let mut visits = SEARCH_VISITS;
+        let mut visits = SEARCH_VISITS.min(SEARCH_FIRINGS / self.events.len().max(1));
         // deeper and deeper searches, the short lassos first
         let mut depth = 1;
         while best.len() >= 2 && visits > 0 {
@@ -77,13 +83,15 @@ impl Checker<'_> {
         }
     }
 
-    /// Is there no `EG` witness within `q` (`dq` its deadlocks) of fewer than `n` steps? True
-    /// when the states a witness of at most `n - 1` steps can visit (as
-    /// [`TcdRelations::lasso_states`]: within `n - 2` steps of the initial state, and under
-    /// [`Deadlocks::Maximal`] a deadlock within `n - 1`; then trimmed of the states that are
-    /// neither deadlocks nor have a successor among them) do not hold the initial state: a
-    /// shorter lasso, or a shorter maximal path, would stay. The set is a superset, so `false`
-    /// proves nothing.
+    /// Is there no `EG` witness within `q` (`dq` its deadlocks) of fewer than `n` steps? The
+    /// states such a witness visits lie within `n - 2` steps of the initial state (`near`),
+    /// and under [`Deadlocks::Maximal`] a deadlock within `n - 1` may end it. When every step
+    /// among them goes from one breadth-first layer to the next
+    /// ([`TcdRelations::layered_ball`]), they hold no cycle and the answer is exact: no
+    /// deadlock near enough. Else true when the trim of `near` (of the states that are neither
+    /// deadlocks nor have a successor in it, [`TcdRelations::trim`]) loses the initial state:
+    /// a shorter lasso, or a shorter maximal path, would stay. The trim keeps a superset, so
+    /// its `false` proves nothing.
     pub(super) fn none_shorter(
         &mut self,
         q: NodeId,
@@ -93,16 +101,30 @@ impl Checker<'_> {
         if n == 0 {
             return Ok(true);
         }
-        // a deadlock ends a maximal path of its depth, or closes a loop one step longer
-        let last = match self.deadlocks {
-            Deadlocks::Maximal => dq,
-            Deadlocks::SelfLoop => NodeId::EMPTY,
-        };
         let limits = self.limits;
         let rels = TcdRelations::new(self.reach.dd_mut(), &self.model);
         let (init, dd) = (self.init, self.reach.dd_mut());
-        let near = rels.lasso_region(dd, init, q, last, n - 1, limits)?;
-        let ends = dd.sets.intersect(dq, near);
+        let (near, next) = if n == 1 {
+            (NodeId::EMPTY, dd.sets.intersect(init, q))
+        } else {
+            let (near, next, forward) = rels.layered_ball(dd, init, q, n - 2, limits)?;
+            // `next`: the states at `n - 1` steps
+            if forward {
+                // a deadlock ends a maximal path of its depth, or closes a loop one step longer
+                let reach = match self.deadlocks {
+                    Deadlocks::Maximal => dd.sets.union(near, next),
+                    Deadlocks::SelfLoop => near,
+                };
+                return Ok(dd.sets.intersect(reach, dq).is_empty());
+            }
+            (near, next)
+        };
+        let reach = match self.deadlocks {
+            Deadlocks::Maximal => dd.sets.union(near, next),
+            Deadlocks::SelfLoop => near,
+        };
+        let ends = dd.sets.intersect(reach, dq);
+        let near = dd.sets.union(near, ends);
         let z = rels.trim(dd, near, ends, limits)?;
         Ok(!self.member(z, &self.initial))
     }

@@ -2,7 +2,8 @@
 //! `--witness-method tcd` runs round after round) against explicit breadth-first searches: on
 //! random small nets, shuffled orders and random sets `q` of reachable markings, the ball of
 //! radius `r` around the initial marking within `q` is exactly the markings of `q` at
-//! distance at most `r` within `q`, the states a lasso of at most `r` steps can visit
+//! distance at most `r` within `q` (and by layers, `TcdRelations::layered_ball`, with the
+//! next layer and whether every step goes one layer further), the states a lasso of at most `r` steps can visit
 //! (`TcdRelations::lasso_states`) are those of the explicit definition, and the closure within
 //! the ball holds, for every pair of its markings, the length of a shortest path of positive
 //! length within the ball.
@@ -89,6 +90,22 @@ proptest! {
         for (s, m) in space.markings.iter().enumerate() {
             let t = tuple(m);
             prop_assert_eq!({ let one = dd.sets.singleton(&t); !dd.sets.intersect(ball, one).is_empty() }, in_ball[s], "ball at {:?}", t);
+        }
+        // the ball by layers: the same ball, the next layer, and whether every step among its
+        // markings within q goes one layer further
+        let (seen, beyond, forward) = rels.layered_ball(&mut dd, init, q, radius, Limits::none()).unwrap();
+        let forward_explicit = (0..space.states).all(|s| match d0[s] {
+            Some(ds) if ds <= radius => space.successors[s]
+                .iter()
+                .all(|&(_, t)| !q_mask[t] || d0[t].is_none_or(|dt| dt > ds)),
+            _ => true,
+        });
+        prop_assert_eq!(forward, forward_explicit, "forward layers");
+        prop_assert_eq!(seen, ball, "layered ball");
+        for (s, m) in space.markings.iter().enumerate() {
+            let t = tuple(m);
+            let one = dd.sets.singleton(&t);
+            prop_assert_eq!(!dd.sets.intersect(beyond, one).is_empty(), d0[s] == Some(radius + 1), "next layer at {:?}", t);
         }
         // the states a lasso of at most `radius` steps can visit, explicitly: within radius - 1,
         // or a deadlock within radius; trimmed of the states without a successor among them
