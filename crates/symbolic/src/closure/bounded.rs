@@ -56,19 +56,11 @@ impl TcdRelations {
         radius: usize,
         limits: Limits,
     ) -> Result<NodeId, Interrupted> {
-        let mut seen = dd.sets.intersect(from, within);
-        let mut frontier = seen;
-        for _ in 0..radius {
-            limits.check()?;
-            let next = image(&mut dd.sets, &dd.rels, frontier, self.all());
-            let next = dd.sets.intersect(next, within);
-            frontier = dd.sets.minus(next, seen);
-            if frontier.is_empty() {
-                break;
-            }
-            seen = dd.sets.union(seen, frontier);
+        if radius == 0 {
+            return Ok(dd.sets.intersect(from, within));
         }
-        Ok(seen)
+        let (seen, beyond, _) = self.layered_ball(dd, from, within, radius - 1, limits)?;
+        Ok(dd.sets.union(seen, beyond))
     }
 
     /// [`TcdRelations::ball`] by layers, with the next layer and whether every step stays
