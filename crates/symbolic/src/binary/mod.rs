@@ -185,6 +185,128 @@ pub fn polytope_state_space_stopping(
     max_nodes: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<PolytopeStateSpace>, Interrupted> {
+    let Some(c) = certified(net, bounds, flows, t_flows, order, limits, max_nodes, stop)? else {
+        return Ok(None);
+    };
+    let Certified {
+        mut dd,
+        layout,
+        proof,
+        enabled,
+        all_arcs,
+    } = c;
+    let metrics = figures::figures(&mut dd, &layout, proof.states, &all_arcs, &enabled, limits)?;
+    if dd.sets.stopped() {
+        return Err(limits.check().err().unwrap_or(Interrupted::Cancelled));
+    }
+    let unreachable = dd.sets.cardinality(proof.unreachable);
+    Ok(Some(PolytopeStateSpace {
+        metrics,
+        levels: layout.levels.len(),
+        ranking: proof.ranking,
+        runs: proof.runs,
+        unreachable,
+    }))
+}
+
+/// What the polytope tells of the global properties ([`polytope_liveness`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolytopeLiveness {
+    /// Per transition: enabled in some reachable marking.
+    pub quasi_live: Vec<bool>,
+    /// Some reachable marking enables no transition.
+    pub deadlock: bool,
+    /// Every transition can be enabled again from every reachable marking (the initial
+    /// marking is a home state, so this is every transition quasi-live).
+    pub live: bool,
+}
+
+/// The global properties of a net whose state space is its invariants' polytope `P` and whose
+/// initial marking is a home state, both proved by rankings without generating anything:
+/// every marking of `P` is reachable ([`certify::certify`] with no marking taken out), and
+/// every marking of `P` reaches the initial one (the same certificate for the reversed net,
+/// every arc turned round: its reachable markings are those from which the net reaches the
+/// initial marking; the P-semiflows, the bounds and so `P` are the same). The state space is
+/// then strongly connected: a transition enabled somewhere is enabled again from everywhere,
+/// so the net is live exactly when it is quasi-live. `None` when a certificate is not found,
+/// some marking of `P` is unreachable, or the net has inhibitor arcs (not reversible so).
+#[allow(clippy::too_many_arguments)]
+pub fn polytope_liveness(
+    net: &PetriNet,
+    bounds: &[u64],
+    flows: &[Vec<(usize, i64)>],
+    t_flows: Option<&[Vec<usize>]>,
+    order: &[usize],
+    limits: &Limits,
+    max_nodes: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<PolytopeLiveness>, Interrupted> {
+    if net.transitions.iter().any(|t| !t.inhibitors.is_empty()) {
+        return Ok(None);
+    }
+    let full = |c: &Certified| c.proof.unreachable.is_empty();
+    let Some(mut fwd) =
+        certified(net, bounds, flows, t_flows, order, limits, max_nodes, stop)?.filter(full)
+    else {
+        return Ok(None);
+    };
+    let mut reversed = net.clone();
+    for t in &mut reversed.transitions {
+        std::mem::swap(&mut t.inputs, &mut t.outputs);
+    }
+    let back = certified(
+        &reversed, bounds, flows, t_flows, order, limits, max_nodes, stop,
+    )?;
+    if !back.as_ref().is_some_and(full) {
+        return Ok(None);
+    }
+    let states = fwd.proof.states;
+    let sets = &mut fwd.dd.sets;
+    let mut some = NodeId::EMPTY;
+    let mut quasi_live = Vec::with_capacity(fwd.enabled.len());
+    for (t, &e) in fwd.enabled.iter().enumerate() {
+        if t % 256 == 0 {
+            limits.check()?;
+        }
+        quasi_live.push(!sets.intersect(e, states).is_empty());
+        some = sets.union(some, e);
+    }
+    let deadlock = !sets.minus(states, some).is_empty();
+    if sets.stopped() {
+        return Err(limits.check().err().unwrap_or(Interrupted::Cancelled));
+    }
+    let live = quasi_live.iter().all(|&q| q);
+    Ok(Some(PolytopeLiveness {
+        quasi_live,
+        deadlock,
+        live,
+    }))
+}
+
+/// The polytope proved reachable ([`certify::certify`]) with what the figures read: the
+/// diagrams, the layout, the proof, and per transition the markings that enable it and its
+/// arcs.
+struct Certified {
+    dd: Dd,
+    layout: Layout,
+    proof: certify::Proof,
+    enabled: Vec<NodeId>,
+    all_arcs: Vec<Vec<PlaceArcs>>,
+}
+
+/// The core of [`polytope_state_space_stopping`]: the polytope and its certificate, `None`
+/// when no ranking proves it reachable (or it is too large).
+#[allow(clippy::too_many_arguments)]
+fn certified(
+    net: &PetriNet,
+    bounds: &[u64],
+    flows: &[Vec<(usize, i64)>],
+    t_flows: Option<&[Vec<usize>]>,
+    order: &[usize],
+    limits: &Limits,
+    max_nodes: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Certified>, Interrupted> {
     if flows.is_empty() || bounds.len() != net.places.len() {
         return Ok(None);
     }
@@ -276,18 +398,11 @@ pub fn polytope_state_space_stopping(
         // a memory limit met again after it stopped the certificate
         return Err(Interrupted::Memory);
     }
-    if let Some(proof) = proved {
-        let states = proof.states;
-        let metrics = figures::figures(&mut dd, &layout, states, &all_arcs, &enabled, limits)?;
-        stopped(&dd)?;
-        let unreachable = dd.sets.cardinality(proof.unreachable);
-        return Ok(Some(PolytopeStateSpace {
-            metrics,
-            levels: k,
-            ranking: proof.ranking,
-            runs: proof.runs,
-            unreachable,
-        }));
-    }
-    Ok(None)
+    Ok(proved.map(|proof| Certified {
+        dd,
+        layout,
+        proof,
+        enabled,
+        all_arcs,
+    }))
 }

@@ -24,6 +24,7 @@ mod mcc_statespace;
 mod metrics_limits;
 mod one_hot;
 mod polytope;
+mod polytope_liveness;
 mod portfolio;
 mod random_nets;
 mod relation_domains;

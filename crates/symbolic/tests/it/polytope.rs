@@ -19,14 +19,14 @@ use saturn_symbolic::Limits;
 /// What [`polytope_state_space`] takes besides the net: every place's structural bound (`None`
 /// when one has none), the P-semiflows, the minimal T-semiflows' supports when complete, and
 /// the places in file order or reversed.
-type Inputs = (
+pub(crate) type Inputs = (
     Vec<u64>,
     Vec<Vec<(usize, i64)>>,
     Option<Vec<Vec<usize>>>,
     Vec<usize>,
 );
 
-fn inputs(net: &PetriNet, reversed: bool) -> Option<Inputs> {
+pub(crate) fn inputs(net: &PetriNet, reversed: bool) -> Option<Inputs> {
     let lim = StructLimits::default();
     let sb = structural_bounds(net, &lim, &|| false);
     let bounds: Vec<u64> = sb.bounds.iter().copied().collect::<Option<_>>()?;
@@ -77,7 +77,7 @@ fn spread(places: usize, split: &[usize]) -> Vec<u64> {
 /// A random conservative net: each transition moves `k` tokens (weights 1..=2 in all) from
 /// its input places to its output places, so every place is covered by the all-ones
 /// P-semiflow; `tokens` in all at start.
-fn conservative_net() -> impl Strategy<Value = PetriNet> {
+pub(crate) fn conservative_net() -> impl Strategy<Value = PetriNet> {
     (2usize..=5, 1usize..=6, 1u64..=13).prop_flat_map(|(np, nt, tokens)| {
         let split = prop::collection::vec(0..np, tokens as usize);
         let moves = prop::collection::vec(
