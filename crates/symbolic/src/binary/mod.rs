@@ -185,7 +185,15 @@ pub fn polytope_state_space_stopping(
     max_nodes: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<PolytopeStateSpace>, Interrupted> {
-    let Some(c) = certified(net, bounds, flows, t_flows, order, limits, max_nodes, stop)? else {
+    let inputs = PolytopeInputs {
+        net,
+        bounds,
+        flows,
+        t_flows,
+        order,
+        max_nodes,
+    };
+    let Some(c) = certified(&inputs, limits, stop)? else {
         return Ok(None);
     };
     let Certified {
@@ -209,6 +217,19 @@ pub fn polytope_state_space_stopping(
     }))
 }
 
+/// What the polytope's procedures take: the net, every place's structural bound, the
+/// P-semiflows, the minimal T-semiflows' supports when complete, the place order within a
+/// block of bits, and the most nodes the polytope's diagram may take.
+#[derive(Clone, Copy)]
+pub struct PolytopeInputs<'a> {
+    pub net: &'a PetriNet,
+    pub bounds: &'a [u64],
+    pub flows: &'a [Vec<(usize, i64)>],
+    pub t_flows: Option<&'a [Vec<usize>]>,
+    pub order: &'a [usize],
+    pub max_nodes: usize,
+}
+
 /// What the polytope tells of the global properties ([`polytope_liveness`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PolytopeLiveness {
@@ -230,33 +251,28 @@ pub struct PolytopeLiveness {
 /// then strongly connected: a transition enabled somewhere is enabled again from everywhere,
 /// so the net is live exactly when it is quasi-live. `None` when a certificate is not found,
 /// some marking of `P` is unreachable, or the net has inhibitor arcs (not reversible so).
-#[allow(clippy::too_many_arguments)]
 pub fn polytope_liveness(
-    net: &PetriNet,
-    bounds: &[u64],
-    flows: &[Vec<(usize, i64)>],
-    t_flows: Option<&[Vec<usize>]>,
-    order: &[usize],
+    inputs: &PolytopeInputs,
     limits: &Limits,
-    max_nodes: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<PolytopeLiveness>, Interrupted> {
+    let net = inputs.net;
     if net.transitions.iter().any(|t| !t.inhibitors.is_empty()) {
         return Ok(None);
     }
     let full = |c: &Certified| c.proof.unreachable.is_empty();
-    let Some(mut fwd) =
-        certified(net, bounds, flows, t_flows, order, limits, max_nodes, stop)?.filter(full)
-    else {
+    let Some(mut fwd) = certified(inputs, limits, stop)?.filter(full) else {
         return Ok(None);
     };
     let mut reversed = net.clone();
     for t in &mut reversed.transitions {
         std::mem::swap(&mut t.inputs, &mut t.outputs);
     }
-    let back = certified(
-        &reversed, bounds, flows, t_flows, order, limits, max_nodes, stop,
-    )?;
+    let back = PolytopeInputs {
+        net: &reversed,
+        ..*inputs
+    };
+    let back = certified(&back, limits, stop)?;
     if !back.as_ref().is_some_and(full) {
         return Ok(None);
     }
@@ -296,17 +312,19 @@ struct Certified {
 
 /// The core of [`polytope_state_space_stopping`]: the polytope and its certificate, `None`
 /// when no ranking proves it reachable (or it is too large).
-#[allow(clippy::too_many_arguments)]
 fn certified(
-    net: &PetriNet,
-    bounds: &[u64],
-    flows: &[Vec<(usize, i64)>],
-    t_flows: Option<&[Vec<usize>]>,
-    order: &[usize],
+    inputs: &PolytopeInputs,
     limits: &Limits,
-    max_nodes: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Certified>, Interrupted> {
+    let PolytopeInputs {
+        net,
+        bounds,
+        flows,
+        t_flows,
+        order,
+        max_nodes,
+    } = *inputs;
     if flows.is_empty() || bounds.len() != net.places.len() {
         return Ok(None);
     }

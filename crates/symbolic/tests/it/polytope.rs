@@ -156,13 +156,11 @@ fn many_conservative_nets_are_proved_and_agree() {
     assert!(trimmed > 0, "no proof took unreachable markings out");
 }
 
-/// Diffusion on a ring of five places, 40 tokens from one place: every distribution is
-/// reachable (the `distance` ranking proves it), C(44, 4) = 135,751 of them.
-#[test]
-fn diffusion_on_a_ring_is_every_distribution() {
-    let n = 5;
+/// Diffusion on a ring of `n` places, `tokens` in the first: a token moves to either
+/// neighbour.
+pub(crate) fn ring(n: usize, tokens: u64) -> PetriNet {
     let mut initial = vec![0u64; n];
-    initial[0] = 40;
+    initial[0] = tokens;
     let ts: Vec<ArcLists> = (0..n)
         .flat_map(|i| {
             let j = (i + 1) % n;
@@ -172,7 +170,14 @@ fn diffusion_on_a_ring_is_every_distribution() {
             ]
         })
         .collect();
-    let net = petri_net(&initial, ts);
+    petri_net(&initial, ts)
+}
+
+/// Diffusion on a ring of five places, 40 tokens from one place: every distribution is
+/// reachable (the `distance` ranking proves it), C(44, 4) = 135,751 of them.
+#[test]
+fn diffusion_on_a_ring_is_every_distribution() {
+    let net = ring(5, 40);
     let p = polytope(&net, false).expect("proved");
     assert_eq!(p.metrics.states.to_string(), "135751");
     let x = explore_petri(&net, 1_000_000).expect("small");

@@ -9,26 +9,23 @@ use proptest::strategy::ValueTree;
 use saturn_model::PetriNet;
 use saturn_reference::explore_petri;
 use saturn_reference::strategies::{petri_net, ArcLists};
-use saturn_symbolic::binary::{polytope_liveness, PolytopeLiveness};
+use saturn_symbolic::binary::{polytope_liveness, PolytopeInputs, PolytopeLiveness};
 use saturn_symbolic::Limits;
 
-use super::polytope::{conservative_net, inputs};
+use super::polytope::{conservative_net, inputs, ring};
 
 /// The polytope's answer, places in file order.
 fn by_polytope(net: &PetriNet) -> Option<PolytopeLiveness> {
     let (bounds, flows, t_flows, order) = inputs(net, false)?;
-    let lim = Limits::none();
-    polytope_liveness(
+    let inputs = PolytopeInputs {
         net,
-        &bounds,
-        &flows,
-        t_flows.as_deref(),
-        &order,
-        &lim,
-        1 << 20,
-        &|| false,
-    )
-    .expect("no limits")
+        bounds: &bounds,
+        flows: &flows,
+        t_flows: t_flows.as_deref(),
+        order: &order,
+        max_nodes: 1 << 20,
+    };
+    polytope_liveness(&inputs, &Limits::none(), &|| false).expect("no limits")
 }
 
 /// The explicit answer, and whether the initial marking is a home state.
@@ -128,19 +125,7 @@ fn a_one_way_flow_is_refused() {
 /// return, every transition is enabled somewhere, no deadlock: live.
 #[test]
 fn diffusion_on_a_ring_is_live() {
-    let n = 4;
-    let mut initial = vec![0u64; n];
-    initial[0] = 30;
-    let ts: Vec<ArcLists> = (0..n)
-        .flat_map(|i| {
-            let j = (i + 1) % n;
-            [
-                (vec![(i, 1)], vec![(j, 1)], vec![]),
-                (vec![(j, 1)], vec![(i, 1)], vec![]),
-            ]
-        })
-        .collect();
-    let net = petri_net(&initial, ts);
+    let net = ring(4, 30);
     let got = by_polytope(&net).expect("answered");
     assert_eq!(got, explicit(&net).0);
     assert!(got.live && !got.deadlock);
