@@ -6,7 +6,9 @@
 use saturn_model::bounded::{self, StructuralBounds};
 use saturn_model::state_machine::{state_machine_figures, Figures};
 use saturn_model::PetriNet;
-use saturn_symbolic::binary::{polytope_state_space, PolytopeStateSpace};
+use saturn_symbolic::binary::{
+    polytope_liveness, polytope_state_space, PolytopeInputs, PolytopeLiveness, PolytopeStateSpace,
+};
 use saturn_symbolic::Limits;
 
 use crate::ExplicitMode;
@@ -63,7 +65,20 @@ impl<'n> Polytope<'n> {
         if !Polytope::wanted(bounds, polytope, explicit, portfolio) {
             return None;
         }
-        let b: Vec<u64> = bounds?.bounds.iter().copied().collect::<Option<_>>()?;
+        Polytope::over(net, &bounds?.bounds, limits)
+    }
+
+    /// The racer for a net whose every place has a structural bound in `bounds`, one of them
+    /// wide, and that has P-semiflows (within the quick structural budget).
+    pub fn over(
+        net: &'n PetriNet,
+        bounds: &[Option<u64>],
+        limits: &Limits,
+    ) -> Option<Polytope<'n>> {
+        let b: Vec<u64> = bounds.iter().copied().collect::<Option<_>>()?;
+        if !b.iter().any(|&x| x >= WIDE) {
+            return None;
+        }
         let stop = limits.stopper();
         let quick = bounded::Limits {
             max_work: crate::race::QUICK_STRUCTURAL_WORK,
@@ -84,6 +99,26 @@ impl<'n> Polytope<'n> {
             t_flows,
             order,
         })
+    }
+
+    /// What the polytope and its reverse tell of the global properties
+    /// ([`polytope_liveness`]), or `None` when no rankings prove every marking reachable and
+    /// able to return, the diagram grows too large, or `limits` stop it.
+    pub fn liveness(&self, limits: &Limits, stop: &dyn Fn() -> bool) -> Option<PolytopeLiveness> {
+        polytope_liveness(&self.inputs(), limits, stop)
+            .ok()
+            .flatten()
+    }
+
+    fn inputs(&self) -> PolytopeInputs<'_> {
+        PolytopeInputs {
+            net: self.net,
+            bounds: &self.bounds,
+            flows: &self.flows,
+            t_flows: self.t_flows.as_deref(),
+            order: &self.order,
+            max_nodes: MAX_NODES,
+        }
     }
 
     /// The figures, or `None` when no ranking proves the polytope reachable, the diagram grows

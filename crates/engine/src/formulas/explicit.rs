@@ -84,6 +84,9 @@ pub(super) struct Tracks {
     open: Vec<(usize, Track)>,
     /// The state equation runs beside the markings (not for the explicit search alone).
     pub(super) state_equation: bool,
+    /// The global properties from the invariants' polytope (`--polytope`, not for the
+    /// explicit search alone).
+    pub(super) polytope: bool,
 }
 
 impl Tracks {
@@ -128,6 +131,7 @@ impl Tracks {
         Tracks {
             open,
             state_equation: true,
+            polytope: true,
         }
     }
 

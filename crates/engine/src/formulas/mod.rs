@@ -100,6 +100,9 @@ pub enum Technique {
     Reduction,
     /// A walk guided by the state equation's solution that reached the target ([`guided`]).
     GuidedWalk,
+    /// The invariants' polytope proved to be the state space, strongly connected, by rankings
+    /// ([`crate::polytope::Polytope::liveness`]).
+    Polytope,
 }
 
 impl Technique {
@@ -113,6 +116,7 @@ impl Technique {
             Technique::PartialOrder => "partial-order",
             Technique::Reduction => "structural-reduction",
             Technique::GuidedWalk => "guided-walk",
+            Technique::Polytope => "polytope",
         }
     }
 
@@ -125,6 +129,7 @@ impl Technique {
             Technique::PartialOrder => "EXPLICIT STUBBORN_SETS",
             Technique::Reduction => "STRUCTURAL_REDUCTION EXPLICIT STUBBORN_SETS",
             Technique::GuidedWalk => "EXPLICIT LINEAR_EQUATIONS",
+            Technique::Polytope => "DECISION_DIAGRAMS TOPOLOGICAL",
         }
     }
 }
@@ -285,6 +290,7 @@ pub fn check_streaming(
             // the explicit search alone: no state equation
             let mut tracks = tracks;
             tracks.state_equation = false;
+            tracks.polytope = false;
             let say = explicit::Say::new(progress);
             let ended =
                 match explicit::run(net, tracks, &board, &limits, &|| false, &|_| false, &say) {
@@ -305,6 +311,8 @@ pub fn check_streaming(
             ended
         }
         mode => {
+            let mut tracks = tracks;
+            tracks.polytope = opts.engine.polytope;
             let racing = tracks.any() && (mode == ExplicitMode::Auto && opts.engine.portfolio);
             race(
                 net,

@@ -10,7 +10,10 @@
 //!   enables it, on the net reduced structurally for its input places where a rule applies
 //!   ([`reduce`]); every transition found enabled decides TRUE, one shown never enabled FALSE;
 //! - StableMarking: a place that no transition changes (a constant place, as the structural
-//!   reductions find them) decides TRUE at once.
+//!   reductions find them) decides TRUE at once;
+//! - on a wide net whose state space is its invariants' polytope, strongly connected (both
+//!   proved by rankings, [`Polytope::liveness`]), ReachabilityDeadlock, QuasiLiveness and
+//!   Liveness at once, before the searches.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -25,6 +28,7 @@ use super::super::por_reach::{Cut, PorReach};
 use super::super::reduce::{moved_places, reduce, Reduced};
 use super::super::state_equation::{self, Incidence};
 use super::{in_rounds, phase_end, Board, Say, Seen, Technique, Track, Tracks, Value};
+use crate::polytope::Polytope;
 
 /// The board indices of the open global properties.
 #[derive(Default)]
@@ -91,6 +95,11 @@ pub(super) fn global_searches(
             board.decide(n, Value::Bool(true), Technique::Reduction);
         }
     }
+    let enabled_open = open.quasi_liveness.or(open.liveness).or(open.deadlock);
+    if tracks.polytope && nt > 0 && enabled_open.is_some() && !stop() {
+        by_polytope(net, bounds, board, &open, limits, stop, say);
+    }
+    let open = Open::of(tracks, board);
     let deadlock = open.deadlock.or(open.liveness.filter(|_| nt > 0));
     if deadlock.is_some() && !stop() {
         let end = phase_end(limits, 6, 1);
@@ -158,6 +167,42 @@ pub(super) fn global_searches(
             continue;
         }
         each_target(&cx, kind, key, items, seen, incidence);
+    }
+}
+
+/// ReachabilityDeadlock, QuasiLiveness and Liveness at once when the net's state space is its
+/// invariants' polytope and strongly connected, both proved by rankings
+/// ([`Polytope::liveness`]; wide nets only, within a quarter of the time left), as
+/// RobotManipulation-PT-00500's 5.8e21 markings are.
+fn by_polytope(
+    net: &PetriNet,
+    bounds: &[Option<u64>],
+    board: &Board,
+    open: &Open,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+    say: &Say,
+) {
+    let Some(polytope) = Polytope::over(net, bounds, limits) else {
+        return;
+    };
+    say.say("the polytope and its reverse");
+    let within = Limits {
+        deadline: Some(phase_end(limits, 4, 1)),
+        ..*limits
+    };
+    let Some(facts) = polytope.liveness(&within, &|| stop() || within.check().is_err()) else {
+        return;
+    };
+    let quasi_live = facts.quasi_live.iter().all(|&q| q);
+    for (n, v) in [
+        (open.deadlock, facts.deadlock),
+        (open.quasi_liveness, quasi_live),
+        (open.liveness, facts.live),
+    ] {
+        if let Some(n) = n {
+            board.decide(n, Value::Bool(v), Technique::Polytope);
+        }
     }
 }
 
