@@ -104,10 +104,28 @@ impl<'n> Polytope<'n> {
     /// What the polytope and its reverse tell of the global properties
     /// ([`polytope_liveness`]), or `None` when no rankings prove every marking reachable and
     /// able to return, the diagram grows too large, or `limits` stop it.
+    /// It runs on a thread of its own with a large stack (the diagram walks recurse once per
+    /// boolean level); this thread polls `stop` meanwhile and tells it.
     pub fn liveness(&self, limits: &Limits, stop: &dyn Fn() -> bool) -> Option<PolytopeLiveness> {
-        polytope_liveness(&self.inputs(), limits, stop)
-            .ok()
-            .flatten()
+        let halt = std::sync::atomic::AtomicBool::new(false);
+        let halted = || halt.load(std::sync::atomic::Ordering::Relaxed);
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("polytope".into())
+                .stack_size(crate::race::POLYTOPE_STACK)
+                .spawn_scoped(scope, || {
+                    let stop = || halted() || limits.check().is_err();
+                    polytope_liveness(&self.inputs(), limits, &stop)
+                })
+                .ok()?;
+            while !worker.is_finished() {
+                if stop() {
+                    halt.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            worker.join().ok()?.ok().flatten()
+        })
     }
 
     fn inputs(&self) -> PolytopeInputs<'_> {

@@ -63,7 +63,7 @@ pub(crate) const QUICK_STRUCTURAL_WORK: u64 = 40_000_000;
 
 /// The polytope racer's stack: its diagram walks recurse once per boolean level, up to
 /// [`saturn_symbolic::binary::MAX_LEVELS`] (reserved, not resident, until used).
-const POLYTOPE_STACK: usize = 1 << 30;
+pub(crate) const POLYTOPE_STACK: usize = 1 << 30;
 
 /// How often the race looks at its caller's cancel flag (to cancel the generation with it).
 const CANCEL_POLL: Duration = Duration::from_millis(20);

@@ -95,11 +95,6 @@ pub(super) fn global_searches(
             board.decide(n, Value::Bool(true), Technique::Reduction);
         }
     }
-    let enabled_open = open.quasi_liveness.or(open.liveness).or(open.deadlock);
-    if tracks.polytope && nt > 0 && enabled_open.is_some() && !stop() {
-        by_polytope(net, bounds, board, &open, limits, stop, say);
-    }
-    let open = Open::of(tracks, board);
     let deadlock = open.deadlock.or(open.liveness.filter(|_| nt > 0));
     if deadlock.is_some() && !stop() {
         let end = phase_end(limits, 6, 1);
@@ -135,13 +130,19 @@ pub(super) fn global_searches(
             Err(_) => {}
         }
     }
+    // after the deadlock search, which is often quick and decides Liveness too when it finds one
+    let open = Open::of(tracks, board);
+    let enabled_open = open.quasi_liveness.or(open.liveness).or(open.deadlock);
+    if tracks.polytope && nt > 0 && enabled_open.is_some() && !stop() {
+        by_polytope(net, bounds, board, &open, limits, stop, say);
+    }
     let cx = Ctx {
         net,
         board,
         limits,
         stop,
         say,
-        open,
+        open: Open::of(tracks, board),
     };
     for kind in [Kind::Enabled, Kind::Changes, Kind::TwoTokens] {
         let Some(key) = kind.key(&cx.open) else {
@@ -191,7 +192,7 @@ fn by_polytope(
         deadline: Some(phase_end(limits, 4, 1)),
         ..*limits
     };
-    let Some(facts) = polytope.liveness(&within, &|| stop() || within.check().is_err()) else {
+    let Some(facts) = polytope.liveness(&within, stop) else {
         return;
     };
     let quasi_live = facts.quasi_live.iter().all(|&q| q);
