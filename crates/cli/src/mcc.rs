@@ -86,7 +86,9 @@ pub struct MccArgs {
     #[arg(long, value_enum, default_value_t = ScalingArg::Auto)]
     pub scaling: ScalingArg,
     /// Figures of a bounded net with many tokens per place from the polytope of its
-    /// P-semiflows, when every marking of it is proved reachable (auto), or always generate.
+    /// P-semiflows, when every marking of it is proved reachable (auto), or always generate;
+    /// for GlobalProperties, deadlock and (quasi-)liveness from it when its reverse proves
+    /// the initial marking a home state.
     #[arg(long, value_enum, default_value_t = PolytopeArg::Auto)]
     pub polytope: PolytopeArg,
     /// Race an explicit-state search beside the generation (StateSpace, the formula
@@ -247,6 +249,7 @@ pub fn run(a: &MccArgs) -> anyhow::Result<ExitCode> {
             relations: a.relations.relations(),
             portfolio: a.order == OrderArg::Auto,
             boundedness: a.boundedness == BoundednessArg::Race,
+            polytope: a.polytope == PolytopeArg::Auto,
             explicit: a.explicit.mode(),
             ..saturn_engine::Options::default()
         },

@@ -817,11 +817,12 @@ fn a_run_that_does_not_stop_itself_is_cut_after_its_timeout() {
 /// search finish in the time limit. Rankings prove its invariants' polytope reachable and able
 /// to return to the initial marking, so ReachabilityDeadlock FALSE and Liveness TRUE come from
 /// the polytope (`TECHNIQUES DECISION_DIAGRAMS TOPOLOGICAL`), as the net's construction says;
-/// the others from the markings the walks see. Every answer within the limit, exit 0.
+/// the others from the markings the walks see. Every answer within the limit, exit 0; with
+/// `--polytope off`, Liveness stays CANNOT_COMPUTE.
 #[test]
 fn the_polytope_decides_liveness_on_a_wide_ring() {
     assert_eq!(
-        global_properties("wide-ring.pnml", 20),
+        global_properties("wide-ring.pnml", 20, &[], 0),
         [
             "FORMULA Liveness TRUE TECHNIQUES DECISION_DIAGRAMS TOPOLOGICAL",
             "FORMULA OneSafe FALSE TECHNIQUES EXPLICIT",
@@ -830,22 +831,32 @@ fn the_polytope_decides_liveness_on_a_wide_ring() {
             "FORMULA StableMarking FALSE TECHNIQUES EXPLICIT",
         ]
     );
+    // `--polytope off`: nothing else decides those two in the time limit (exit 3: some
+    // answers missing)
+    let off = global_properties("wide-ring.pnml", 4, &["--polytope", "off"], 3);
+    assert!(
+        off.contains(&"FORMULA Liveness CANNOT_COMPUTE".to_owned()),
+        "{off:?}"
+    );
 }
 
 /// `saturn mcc` on a directory holding the net `name` (of `tests/nets`) for GlobalProperties
-/// within `timeout` seconds: exit 0, no panic, done within 5 s of the limit; its answer
-/// lines, sorted.
-fn global_properties(name: &str, timeout: u32) -> Vec<String> {
+/// within `timeout` seconds, with the flags `extra`: exit `code`, no panic, done within 5 s
+/// of the limit; its answer lines, sorted.
+fn global_properties(name: &str, timeout: u32, extra: &[&str], code: i32) -> Vec<String> {
     let dir = ContestDir::new(name);
-    let m = measured(&[
+    let (path, timeout_text) = (dir.path(), timeout.to_string());
+    let mut args = vec![
         "mcc",
-        &dir.path(),
+        &path,
         "--examination",
         "GlobalProperties",
         "--timeout",
-        &timeout.to_string(),
-    ]);
-    assert_eq!(exit_code(&m), Some(0), "{}", m.stderr);
+        &timeout_text,
+    ];
+    args.extend_from_slice(extra);
+    let m = measured(&args);
+    assert_eq!(exit_code(&m), Some(code), "{}", m.stderr);
     no_panic(&m.stderr);
     assert!(
         m.wall_seconds < f64::from(timeout) + 5.0,
@@ -867,7 +878,7 @@ fn global_properties(name: &str, timeout: u32) -> Vec<String> {
 #[test]
 fn guided_walks_decide_the_global_properties_deep_in_a_net() {
     assert_eq!(
-        global_properties("trapped-chain.pnml", 10),
+        global_properties("trapped-chain.pnml", 10, &[], 0),
         [
             "FORMULA Liveness CANNOT_COMPUTE",
             "FORMULA OneSafe FALSE TECHNIQUES EXPLICIT",
