@@ -109,14 +109,16 @@ impl TcdRelations {
         radius: usize,
         limits: Limits,
     ) -> Result<NodeId, Interrupted> {
-        let near = self.lasso_region(dd, from, within, ends, radius, limits)?;
+        let (near, _) = self.lasso_region(dd, from, within, ends, radius, limits)?;
         let ends = dd.sets.intersect(ends, near);
         let z = self.trim(dd, near, ends, limits)?;
         self.ball(dd, from, z, radius, limits)
     }
 
     /// The states of [`TcdRelations::lasso_states`] before the trim: those of `within` within
-    /// `radius - 1` steps of `from`, and the states of `ends` within `radius`. Not pinned.
+    /// `radius - 1` steps of `from`, and the states of `ends` within `radius`, and whether the
+    /// former hold no cycle (the `forward` of [`TcdRelations::layered_ball`]; true when there
+    /// are none). Not pinned.
     pub fn lasso_region(
         &self,
         dd: &mut Dd,
@@ -125,19 +127,14 @@ impl TcdRelations {
         ends: NodeId,
         radius: usize,
         limits: Limits,
-    ) -> Result<NodeId, Interrupted> {
-        let (near, last) = if radius == 0 {
-            (NodeId::EMPTY, dd.sets.intersect(from, within))
+    ) -> Result<(NodeId, bool), Interrupted> {
+        let (near, last, forward) = if radius == 0 {
+            (NodeId::EMPTY, dd.sets.intersect(from, within), true)
         } else {
-            let near = self.ball(dd, from, within, radius - 1, limits)?;
-            if ends.is_empty() {
-                return Ok(near);
-            }
-            let next = image(&mut dd.sets, &dd.rels, near, self.all());
-            (near, dd.sets.intersect(next, within))
+            self.layered_ball(dd, from, within, radius - 1, limits)?
         };
         let last = dd.sets.intersect(last, ends);
-        Ok(dd.sets.union(near, last))
+        Ok((dd.sets.union(near, last), forward))
     }
 
     /// The largest subset `Z` of `set` whose every state has a successor in `Z` or lies in

@@ -101,30 +101,20 @@ impl Checker<'_> {
         if n == 0 {
             return Ok(true);
         }
+        // a deadlock ends a maximal path of its depth, or closes a loop one step longer
+        let last = match self.deadlocks {
+            Deadlocks::Maximal => dq,
+            Deadlocks::SelfLoop => NodeId::EMPTY,
+        };
         let limits = self.limits;
         let rels = TcdRelations::new(self.reach.dd_mut(), &self.model);
         let (init, dd) = (self.init, self.reach.dd_mut());
-        let (near, next) = if n == 1 {
-            (NodeId::EMPTY, dd.sets.intersect(init, q))
-        } else {
-            let (near, next, forward) = rels.layered_ball(dd, init, q, n - 2, limits)?;
-            // `next`: the states at `n - 1` steps
-            if forward {
-                // a deadlock ends a maximal path of its depth, or closes a loop one step longer
-                let reach = match self.deadlocks {
-                    Deadlocks::Maximal => dd.sets.union(near, next),
-                    Deadlocks::SelfLoop => near,
-                };
-                return Ok(dd.sets.intersect(reach, dq).is_empty());
-            }
-            (near, next)
-        };
-        let reach = match self.deadlocks {
-            Deadlocks::Maximal => dd.sets.union(near, next),
-            Deadlocks::SelfLoop => near,
-        };
-        let ends = dd.sets.intersect(reach, dq);
-        let near = dd.sets.union(near, ends);
+        let (near, forward) = rels.lasso_region(dd, init, q, last, n - 1, limits)?;
+        let ends = dd.sets.intersect(dq, near);
+        if forward {
+            // no cycle: only a deadlock near enough makes a shorter witness
+            return Ok(ends.is_empty());
+        }
         let z = rels.trim(dd, near, ends, limits)?;
         Ok(!self.member(z, &self.initial))
     }
