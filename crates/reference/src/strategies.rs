@@ -70,6 +70,73 @@ pub fn random_net(max_places: usize, max_transitions: usize) -> BoxedStrategy<Pe
     prop_oneof![3 => conservative, 1 => small_net(max_places, max_transitions)].boxed()
 }
 
+/// A random net with a step rank (a weight per place that every firing lowers by exactly
+/// one, so the net has no cycle and terminates): `4..=max_places` places, each at a depth
+/// `0..=3` (weight `4 - depth`; every depth has a place), 0..=3 tokens on the places of depth
+/// 0 and now and then one elsewhere, and `1..=max_transitions` transitions, each moving a token
+/// one depth down (or out of the net from the last depth), splitting one into two deeper
+/// tokens, or merging two into one, with at most one test arc.
+pub fn ranked_net(max_places: usize, max_transitions: usize) -> BoxedStrategy<PetriNet> {
+    const DEEPEST: usize = 3;
+    (4usize..=max_places.max(4), 1usize..=max_transitions.max(1))
+        .prop_flat_map(|(np, nt)| {
+            let depths = proptest::collection::vec(0..=DEEPEST, np);
+            let tokens = proptest::collection::vec(prop_oneof![3 => Just(0u64), 1 => 1u64..=2], np);
+            let kinds = proptest::collection::vec(
+                (
+                    0u8..3,
+                    0..np,
+                    0..np,
+                    0..np,
+                    proptest::collection::vec(0..np, 0..=1),
+                ),
+                nt,
+            );
+            (depths, tokens, 1u64..=3, kinds)
+        })
+        .prop_map(|(mut depth, tokens, first, kinds)| {
+            let np = depth.len();
+            for (i, d) in depth.iter_mut().enumerate().take(DEEPEST + 1) {
+                *d = i;
+            }
+            let at = |d: usize, pick: usize| {
+                let of: Vec<usize> = (0..np).filter(|&p| depth[p] == d).collect();
+                of[pick % of.len()]
+            };
+            let initial: Vec<u64> = (0..np)
+                .map(|p| match (p, depth[p]) {
+                    (0, _) => first,
+                    (_, 0) => tokens[p] + 1,
+                    _ => tokens[p] / 2,
+                })
+                .collect();
+            let ts = kinds
+                .into_iter()
+                .map(|(kind, a, b, c, test)| {
+                    let (i, j) = (depth[a], depth[b]);
+                    let (mut inp, mut out) = match kind {
+                        // weights 4-i and 4-j into one of 4-k = 7-i-j: depth i+j-3
+                        2 if i + j >= DEEPEST => {
+                            (vec![(a, 1), (b, 1)], vec![(at(i + j - DEEPEST, c), 1)])
+                        }
+                        // weight 4-i into 3-i = 1 + (2-i): depths 3 and i+2
+                        1 if i + 2 <= DEEPEST => {
+                            (vec![(a, 1)], vec![(at(DEEPEST, b), 1), (at(i + 2, c), 1)])
+                        }
+                        _ if i < DEEPEST => (vec![(a, 1)], vec![(at(i + 1, b), 1)]),
+                        _ => (vec![(a, 1)], vec![]),
+                    };
+                    let test: Vec<(usize, u64)> = test.into_iter().map(|p| (p, 1)).collect();
+                    inp.extend(&test);
+                    out.extend(&test);
+                    (inp, out, vec![])
+                })
+                .collect();
+            petri_net(&initial, ts)
+        })
+        .boxed()
+}
+
 /// `net` with a process (a one-hot group of places, [`saturn_model::OneHot`]) of `size` places (`g{B}_0`, ..., `B` the net's places, the token at place `start`): a ring of
 /// transitions moves it from each place to the next, and transition `t` of `moves` (taken
 /// modulo the net's transitions) also moves it from place `a` to place `b` (a test when

@@ -14,6 +14,8 @@ mod limits;
 pub mod ltl;
 pub mod ltl_lasso;
 pub mod metrics;
+mod modp;
+pub mod rank;
 pub mod reach;
 pub mod scc;
 pub mod statespace;

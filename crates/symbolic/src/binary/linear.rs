@@ -7,6 +7,7 @@ use hashbrown::HashMap;
 use saturn_dd::{Edge, Forest, NodeId};
 
 use super::Layout;
+use crate::modp::{inv, mul, reduce, sub, PRIME};
 
 /// Equations `sum_p y_p x_p = c`, sparse by place.
 pub struct System {
@@ -56,9 +57,6 @@ impl System {
     }
 }
 
-/// A large prime for [`independent`].
-const PRIME: u64 = (1 << 61) - 1;
-
 /// The most arithmetic operations [`independent`] spends before keeping every equation.
 const MAX_WORK: usize = 200_000_000;
 
@@ -76,9 +74,6 @@ pub fn independent(rows: &[Vec<(usize, i64)>], places: usize) -> Vec<&Vec<(usize
     {
         return rows.iter().collect();
     }
-    let modp = |v: i64| (i128::from(v).rem_euclid(i128::from(PRIME))) as u64;
-    let mul = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(PRIME)) as u64;
-    let sub = |a: u64, b: u64| if a >= b { a - b } else { a + PRIME - b };
     // echelon rows, each with its pivot column, the pivot scaled to one
     let mut basis: Vec<(usize, Vec<u64>)> = Vec::new();
     let mut kept = Vec::new();
@@ -86,7 +81,7 @@ pub fn independent(rows: &[Vec<(usize, i64)>], places: usize) -> Vec<&Vec<(usize
         let mut v = vec![0u64; places];
         for &(p, y) in row {
             if p < places {
-                v[p] = (v[p] + modp(y)) % PRIME;
+                v[p] = (v[p] + reduce(i128::from(y))) % PRIME;
             }
         }
         for (pivot, b) in &basis {
@@ -100,27 +95,14 @@ pub fn independent(rows: &[Vec<(usize, i64)>], places: usize) -> Vec<&Vec<(usize
         let Some(pivot) = v.iter().position(|&x| x != 0) else {
             continue;
         };
-        let inv = pow(v[pivot], PRIME - 2, &mul);
+        let scale = inv(v[pivot]);
         for x in v.iter_mut() {
-            *x = mul(*x, inv);
+            *x = mul(*x, scale);
         }
         basis.push((pivot, v));
         kept.push(row);
     }
     kept
-}
-
-/// `a^e` modulo [`PRIME`].
-fn pow(mut a: u64, mut e: u64, mul: &dyn Fn(u64, u64) -> u64) -> u64 {
-    let mut r = 1u64;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = mul(r, a);
-        }
-        a = mul(a, a);
-        e >>= 1;
-    }
-    r
 }
 
 /// The set `{x : Y x = c}` over the layout's levels in the quasi-reduced `sets`, or `None`

@@ -121,6 +121,8 @@ pub struct Checker<'d> {
     /// The model (for the transitive closure's relations) and those relations, once built.
     model: Model,
     closure_rels: Option<crate::closure::ClosureRelations>,
+    /// The model's step rank ([`crate::rank::StepRank`]), once looked for.
+    rank: Option<Option<crate::rank::StepRank>>,
     limits: Limits,
     /// Set operations poll the limits (while [`Checker::sat`] or the deadlocks run under
     /// limits; see `sets.rs`), and what stopped one.
@@ -163,6 +165,7 @@ impl<'d> Checker<'d> {
             fair: Vec::new(),
             model: model.clone(),
             closure_rels: None,
+            rank: None,
             limits: Limits::none(),
             polling: false,
             cut: None,

@@ -2,7 +2,10 @@
 //! [`WitnessMethod::Auto`]: a short witness is often found at once, and that none is shorter
 //! can be proven by images and preimages alone, much faster than a search for the shortest
 //! lasso (module `shortest`) when it holds:
-//! 1. the walk of Figure 5.1 ([`Checker::eg_witness`]) gives a witness of `n` steps;
+//! 1. the walk of Figure 5.1 ([`Checker::eg_witness`]) gives a witness of `n` steps; when
+//!    the model has a step rank ([`StepRank`]: every event lowers a linear function of the
+//!    state by one), no witness is shorter than the way down to the highest deadlock of the
+//!    EG set ([`Checker::rank_floor`]), and a witness that long is shortest at once;
 //! 2. a depth-first search from the initial state within the EG set, at most `n - 2` steps
 //!    deep ([`Checker::shorter_by_search`]), looks for a cycle or a deadlock; one found is a
 //!    witness of fewer than `n` steps, the new `n`, and the search starts again (at most
@@ -13,13 +16,14 @@
 //!    take over with `n` as their bound.
 //!
 //! On the contest nets of `docs/benchmarks.md` the proof holds at every shortest witness, in
-//! 0.1-4 ms (NeoElection-PT-3: 0.2 s for a maximal path of 87 steps, with breadth-first
-//! layers that hold no cycle).
+//! 0.1-4 ms; NeoElection-PT-3's maximal path of 87 steps is proven by its step rank in about
+//! a millisecond (by 86 breadth-first layers it took 0.2 s).
 
 use rustc_hash::FxHashMap;
 use saturn_dd::NodeId;
 
 use crate::closure::TcdRelations;
+use crate::rank::StepRank;
 
 use super::shortest::{WitnessMethod, LAYERS_BUDGET};
 use super::witness::Witness;
@@ -62,12 +66,23 @@ impl Checker<'_> {
         };
         let dq = self.and(self.dead, q);
         self.pin(dq);
+        // under a step rank no witness is shorter than the way down to the highest deadlock
+        let floor = self.rank_floor(dq);
+        if best.len() <= floor {
+            best.shortest = true;
+            return Ok(Some(best));
+        }
         let mut visits = SEARCH_VISITS.min(SEARCH_FIRINGS / self.events.len().max(1));
         // deeper and deeper searches, the short lassos first
         let mut depth = 1;
         while best.len() >= 2 && visits > 0 {
             let d = depth.min(best.len() - 2);
             match self.shorter_by_search(q, dq, best.len(), d, &mut visits) {
+                Some(w) if w.len() <= floor => {
+                    best = w;
+                    best.shortest = true;
+                    return Ok(Some(best));
+                }
                 Some(w) => best = w,
                 None if d == best.len() - 2 => break,
                 None => depth *= 2,
@@ -81,6 +96,30 @@ impl Checker<'_> {
             Ok(w) => Ok(Some(w)),
             Err(bound) => self.tcd_eg_witness_below(q, Some(bound)),
         }
+    }
+
+    /// A lower bound on the length of every `EG` witness within `q` (`dq` its deadlocks) from
+    /// the model's step rank ([`StepRank`]): with one, the model has no cycle, so a witness is
+    /// a maximal path into a deadlock of `dq` (with its self-loop under
+    /// [`Deadlocks::SelfLoop`]), of exactly `w·s0 - w·d` steps to deadlock `d`, at least
+    /// `w·s0 - max{w·d : d in dq}`. Zero without a step rank.
+    fn rank_floor(&mut self, dq: NodeId) -> usize {
+        if self.rank.is_none() {
+            self.rank = Some(StepRank::of(&self.model));
+        }
+        let Some(Some(rank)) = &self.rank else {
+            return 0;
+        };
+        // no deadlock (nor cycle) would leave no witness at all: no bound is claimed then
+        let Some(top) = rank.max_over(&self.reach.dd().sets, dq) else {
+            return 0;
+        };
+        let Some(s0) = rank.value(&self.initial) else {
+            return 0;
+        };
+        let steps = (s0 - top).max(0) / rank.scale;
+        let self_loop = usize::from(self.deadlocks == Deadlocks::SelfLoop);
+        usize::try_from(steps).map_or(0, |s| s + self_loop)
     }
 
     /// Is there no `EG` witness within `q` (`dq` its deadlocks) of fewer than `n` steps? The

@@ -27,6 +27,7 @@ mod polytope;
 mod polytope_liveness;
 mod portfolio;
 mod random_nets;
+mod rank;
 mod relation_domains;
 mod reservoirs;
 mod saturation_kernel;
