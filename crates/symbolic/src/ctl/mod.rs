@@ -29,6 +29,7 @@ use saturn_model::Model;
 use crate::atoms::{AtomError, Atoms};
 use crate::{Interrupted, Limits, Reach};
 
+mod ball;
 mod beyond;
 mod eg;
 mod eu;

@@ -130,7 +130,8 @@ impl Checker<'_> {
     /// deadlock near enough. Else true when the trim of `near` (of the states that are neither
     /// deadlocks nor have a successor in it, [`TcdRelations::trim`]) loses the initial state:
     /// a shorter lasso, or a shorter maximal path, would stay. The trim keeps a superset, so
-    /// its `false` proves nothing.
+    /// its `false` proves nothing. By explicit search when the states are few
+    /// ([`Checker::none_shorter_explicit`]), else by images.
     pub(super) fn none_shorter(
         &mut self,
         q: NodeId,
@@ -140,6 +141,19 @@ impl Checker<'_> {
         if n == 0 {
             return Ok(true);
         }
+        match self.none_shorter_explicit(q, dq, n) {
+            Some(answer) => Ok(answer),
+            None => self.none_shorter_symbolic(q, dq, n),
+        }
+    }
+
+    /// [`Checker::none_shorter`] by images and preimages (`n >= 1`).
+    pub(super) fn none_shorter_symbolic(
+        &mut self,
+        q: NodeId,
+        dq: NodeId,
+        n: usize,
+    ) -> Result<bool, CtlError> {
         // a deadlock ends a maximal path of its depth, or closes a loop one step longer
         let last = match self.deadlocks {
             Deadlocks::Maximal => dq,
