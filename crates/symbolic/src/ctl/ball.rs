@@ -62,7 +62,7 @@ impl Checker<'_> {
                 if firings > BALL_FIRINGS {
                     return None;
                 }
-                let succ = self.successors(&states[s as usize]);
+                let succ = self.successors_within(q, &states[s as usize]);
                 let mut out = Vec::new();
                 for (_, t) in succ {
                     if let Some(&j) = index.get(&t) {
@@ -71,9 +71,6 @@ impl Checker<'_> {
                         if to.near {
                             out.push(j);
                         }
-                        continue;
-                    }
-                    if !self.member(q, &t) {
                         continue;
                     }
                     let dead = self.member(dq, &t);

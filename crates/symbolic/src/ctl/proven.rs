@@ -197,8 +197,7 @@ impl Checker<'_> {
                     Deadlocks::SelfLoop => stack.len() + 1,
                 };
                 let succ: Vec<(usize, Vec<u32>)> = if stack.len() <= depth {
-                    let succ = self.successors(&s).into_iter();
-                    succ.filter(|(_, t)| self.member(q, t)).collect()
+                    self.successors_within(q, &s)
                 } else {
                     Vec::new()
                 };

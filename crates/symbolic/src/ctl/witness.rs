@@ -289,11 +289,7 @@ impl Checker<'_> {
             if w.states.len().is_multiple_of(4096) {
                 self.limits.check()?;
             }
-            let succ: Vec<(usize, Vec<u32>)> = self
-                .successors(&s)
-                .into_iter()
-                .filter(|(_, t)| self.member(q, t))
-                .collect();
+            let succ = self.successors_within(q, &s);
             let Some(pick) = succ
                 .iter()
                 .find(|(_, t)| index.contains_key(t))
@@ -324,6 +320,48 @@ impl Checker<'_> {
     pub(super) fn successors(&self, s: &[u32]) -> Vec<(usize, Vec<u32>)> {
         (0..self.events.len())
             .filter_map(|e| self.fire(e, s).map(|t| (e, t)))
+            .collect()
+    }
+
+    /// The successors of state `s` that lie in `set`: `(event, state)`. When `s` is in `set`
+    /// the lookups share its path in the diagram above each event's top level, where a
+    /// successor equals `s`, so each costs the levels from the event's top down instead of
+    /// all of them.
+    pub(super) fn successors_within(&self, set: NodeId, s: &[u32]) -> Vec<(usize, Vec<u32>)> {
+        let forest = self.forest();
+        let fired: Vec<(usize, Vec<u32>)> = self.successors(s);
+        let levels = s.len();
+        let top = |e: usize| self.events[e].top().clamp(1, levels.max(1));
+        let Some(lowest) = fired.iter().map(|&(e, _)| top(e)).min() else {
+            return fired;
+        };
+        // path[k]: the node reached above level k along s (path[K] = set), down to the
+        // lowest top among the enabled events
+        let mut path = vec![NodeId::EMPTY; levels + 1];
+        let mut n = set;
+        for k in (lowest..=levels).rev() {
+            path[k] = n;
+            n = forest.child_at(n, k, s[k - 1]);
+        }
+        if n.is_empty() || levels == 0 {
+            // not a state of `set`: no path to share
+            return fired
+                .into_iter()
+                .filter(|(_, t)| self.member(set, t))
+                .collect();
+        }
+        fired
+            .into_iter()
+            .filter(|(e, t)| {
+                let mut n = path[top(*e)];
+                for k in (1..=top(*e)).rev() {
+                    n = forest.child_at(n, k, t[k - 1]);
+                    if n.is_empty() {
+                        return false;
+                    }
+                }
+                n == NodeId::ONE
+            })
             .collect()
     }
 
